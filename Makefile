@@ -1,0 +1,51 @@
+# The commands of the collection. `make lab` to read, `make test` to check (what CI runs).
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+HOST ?= 127.0.0.1
+PORT ?= 8888
+NOTEBOOKS ?=
+
+.PHONY: lab test unit nbval lint outputs html images bench clean
+
+# The environment is rebuilt only when the lock or the package description changes.
+$(STAMP): requirements.lock pyproject.toml
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements.lock
+	$(BIN)/python -m pip install --quiet --no-deps --editable .
+	touch $(STAMP)
+
+lab: $(STAMP)
+	$(BIN)/python tools/lab.py --host $(HOST) --port $(PORT)
+
+test: lint unit nbval
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadscope tests
+
+nbval: $(STAMP)
+	$(BIN)/python -m pytest -n 2 --dist loadscope --nbval --nbval-current-env \
+		--nbval-sanitize-with tests/nbval_sanitize.cfg notebooks
+
+lint: $(STAMP)
+	$(BIN)/ruff check helpers tests tools benchmarks conftest.py
+	$(BIN)/ruff format --check helpers tests tools benchmarks conftest.py
+	$(BIN)/nbqa ruff notebooks
+
+outputs: $(STAMP)
+	$(BIN)/python tools/notebooks.py outputs $(NOTEBOOKS)
+
+html: $(STAMP)
+	$(BIN)/python tools/notebooks.py html $(NOTEBOOKS)
+
+images: $(STAMP)
+	$(BIN)/python tools/make_images.py
+
+bench: $(STAMP)
+	$(BIN)/python -m pip install --quiet torchviz==0.0.3
+	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
+
+clean:
+	rm -rf build .pytest_cache

@@ -1,0 +1,4 @@
+"""Helpers for the autograd notebooks: device choice, loss plots, graph drawing and tracing.
+
+Import the module you need, e.g. ``from helpers import graph`` or ``from helpers.plot import plot_losses``.
+"""

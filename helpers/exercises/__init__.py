@@ -1,0 +1,113 @@
+"""Check-yourself exercises: each lesson ends with a few questions that :func:`check` marks.
+
+A lesson's questions live in their own module here (``lesson02.py`` for notebook 02, ...), each
+registered with :func:`exercise`. In the notebook a learner replaces ``...`` with an answer and runs::
+
+    answer = ...  # your answer
+    check("02.1", answer)
+
+Until the ``...`` is replaced, the check says so and gives nothing away.
+"""
+
+from __future__ import annotations
+
+import html
+import importlib
+import pkgutil
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+__all__ = ["Exercise", "Verdict", "check", "exercise", "exercises"]
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One question: its id (``"02.1"``), text, a test for an answer, and why the answer is right."""
+
+    exercise_id: str
+    question: str
+    is_correct: Callable[[Any], bool]
+    why: str
+    # Sample answers that the tests feed to ``is_correct``: each must be accepted / rejected.
+    right_answers: tuple[Any, ...]
+    wrong_answers: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What :func:`check` says about an answer; shows as one line of text in a notebook."""
+
+    exercise_id: str
+    answered: bool
+    correct: bool
+    message: str
+
+    def __repr__(self) -> str:
+        return self.message
+
+    def _repr_html_(self) -> str:
+        colour = "#555" if not self.answered else ("#1a7f37" if self.correct else "#b3261e")
+        return f'<p style="color:{colour}"><b>{html.escape(self.message)}</b></p>'
+
+
+_REGISTRY: dict[str, Exercise] = {}
+
+
+def exercise(
+    exercise_id: str,
+    question: str,
+    why: str,
+    right_answers: tuple[Any, ...],
+    wrong_answers: tuple[Any, ...],
+):
+    """Register the decorated function as the test of an answer to ``question``.
+
+    ``right_answers`` and ``wrong_answers`` are samples the test suite checks the function
+    against, so that every exercise provably accepts a right answer and rejects a wrong one.
+    The function receives the learner's answer and returns True when it is right. It may raise
+    ``TypeError`` or ``ValueError`` for an answer of the wrong kind: :func:`check` reports that as
+    wrong rather than crashing.
+    """
+
+    def register(is_correct: Callable[[Any], bool]) -> Callable[[Any], bool]:
+        if exercise_id in _REGISTRY:
+            raise ValueError(f"Exercise {exercise_id!r} is registered twice.")
+        _REGISTRY[exercise_id] = Exercise(
+            exercise_id, question, is_correct, why, tuple(right_answers), tuple(wrong_answers)
+        )
+        return is_correct
+
+    return register
+
+
+def exercises() -> dict[str, Exercise]:
+    """Every registered exercise, by id."""
+    _load_lessons()
+    return dict(_REGISTRY)
+
+
+def check(exercise_id: str, answer: Any) -> Verdict:
+    """Mark ``answer`` to exercise ``exercise_id``; ``...`` (Ellipsis) means not answered yet."""
+    known = exercises()
+    if exercise_id not in known:
+        raise KeyError(
+            f"There is no exercise {exercise_id!r}. Known ids: {', '.join(sorted(known))}."
+        )
+    item = known[exercise_id]
+    if answer is ...:
+        return Verdict(
+            exercise_id, False, False, f"{exercise_id}: not answered yet — replace ... with your answer."
+        )
+    try:
+        correct = bool(item.is_correct(answer))
+    except (TypeError, ValueError, AttributeError):
+        correct = False
+    verdict = "Right." if correct else "Not quite."
+    return Verdict(exercise_id, True, correct, f"{exercise_id}: {verdict} {item.why}")
+
+
+def _load_lessons() -> None:
+    # Importing a lesson module registers its exercises; each is imported once.
+    for module in pkgutil.iter_modules(__path__):
+        importlib.import_module(f"{__name__}.{module.name}")

@@ -1,0 +1,120 @@
+"""Execute the notebooks: store their outputs in place (`outputs`) or write HTML pages (`html`).
+
+Outputs enter the repository only through `make outputs`, which runs this script: every notebook
+is executed top to bottom in a fresh kernel, then volatile metadata is stripped so that a re-run
+with no code change leaves no diff.
+"""
+
+from __future__ import annotations
+
+import argparse
+import html
+import sys
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import nbformat
+from nbclient import NotebookClient
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+CELL_TIMEOUT_SECONDS = 600
+
+
+def all_notebooks() -> list[Path]:
+    """Every notebook of the collection, in course order (language folder, then number)."""
+    return sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+
+
+def execute(path: Path) -> nbformat.NotebookNode:
+    """Run a notebook top to bottom in a fresh kernel, started in the notebook's own folder."""
+    notebook = nbformat.read(path, as_version=4)
+    client = NotebookClient(
+        notebook,
+        timeout=CELL_TIMEOUT_SECONDS,
+        kernel_name="python3",
+        resources={"metadata": {"path": str(path.parent)}},
+        record_timing=False,
+        allow_error_names=[],
+    )
+    client.execute()
+    return notebook
+
+
+def strip_volatile(notebook: nbformat.NotebookNode) -> None:
+    """Drop what changes between runs with no code change: timings and interpreter details."""
+    notebook.metadata.pop("widgets", None)  # widget state holds random model ids
+    language = notebook.metadata.get("language_info", {})
+    for key in ("version", "pygments_lexer", "codemirror_mode"):
+        language.pop(key, None)
+    for cell in notebook.cells:
+        cell.metadata.pop("execution", None)
+        cell.metadata.pop("collapsed", None)
+
+
+def store_outputs(path: Path) -> str:
+    notebook = execute(path)
+    strip_volatile(notebook)
+    nbformat.write(notebook, path)
+    return str(path.relative_to(ROOT))
+
+
+def title_of(notebook: nbformat.NotebookNode, fallback: str) -> str:
+    """The first markdown heading of a notebook, without its '#'."""
+    for cell in notebook.cells:
+        if cell.cell_type != "markdown":
+            continue
+        for line in cell.source.splitlines():
+            if line.startswith("#"):
+                return line.lstrip("#").strip()
+    return fallback
+
+
+def write_html(path: Path, out_dir: Path) -> tuple[str, str]:
+    from nbconvert import HTMLExporter
+
+    notebook = execute(path)
+    page, _ = HTMLExporter().from_notebook_node(notebook)
+    relative = path.relative_to(NOTEBOOKS).with_suffix(".html")
+    target = out_dir / relative
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(page, encoding="utf-8")
+    return str(relative), title_of(notebook, path.stem)
+
+
+def write_index(pages: list[tuple[str, str]], out_dir: Path) -> Path:
+    items = "\n".join(
+        f'  <li><a href="{html.escape(href)}">{html.escape(title)}</a></li>' for href, title in pages
+    )
+    index = out_dir / "index.html"
+    index.write_text(
+        "<!doctype html>\n<html><head><meta charset='utf-8'><title>Autograd notebooks</title></head>\n"
+        f"<body>\n<h1>Autograd notebooks</h1>\n<ol>\n{items}\n</ol>\n</body></html>\n",
+        encoding="utf-8",
+    )
+    return index
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("command", choices=["outputs", "html"])
+    parser.add_argument("notebooks", nargs="*", type=Path, help="default: every notebook")
+    parser.add_argument("--out", type=Path, default=ROOT / "build" / "html")
+    parser.add_argument("--jobs", type=int, default=2)
+    args = parser.parse_args(argv)
+    paths = [p.resolve() for p in args.notebooks] or all_notebooks()
+    if not paths:
+        print("No notebooks found under notebooks/.", file=sys.stderr)
+        return 1
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        if args.command == "outputs":
+            for done in pool.map(store_outputs, paths):
+                print(f"stored outputs: {done}")
+        else:
+            pages = list(pool.map(write_html, paths, [args.out] * len(paths)))
+            print(f"wrote {write_index(pages, args.out)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

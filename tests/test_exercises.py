@@ -2,8 +2,8 @@
 
 import pytest
 
-from helpers.exercises import check, exercise, exercises
 from helpers.exercises import _REGISTRY as registry
+from helpers.exercises import check, exercise, exercises
 
 ALL = exercises()
 

@@ -50,6 +50,25 @@ def strip_volatile(notebook: nbformat.NotebookNode) -> None:
     for cell in notebook.cells:
         cell.metadata.pop("execution", None)
         cell.metadata.pop("collapsed", None)
+        if cell.cell_type == "code":
+            cell.outputs = merge_streams(cell.outputs)
+
+
+def merge_streams(outputs: list) -> list:
+    """Join consecutive stdout (or stderr) chunks: the kernel splits one print at random places."""
+    merged = []
+    for output in outputs:
+        previous = merged[-1] if merged else None
+        if (
+            output.output_type == "stream"
+            and previous is not None
+            and previous.output_type == "stream"
+            and previous.name == output.name
+        ):
+            previous.text += output.text
+        else:
+            merged.append(output)
+    return merged
 
 
 def store_outputs(path: Path) -> str:
@@ -84,11 +103,13 @@ def write_html(path: Path, out_dir: Path) -> tuple[str, str]:
 
 def write_index(pages: list[tuple[str, str]], out_dir: Path) -> Path:
     items = "\n".join(
-        f'  <li><a href="{html.escape(href)}">{html.escape(title)}</a></li>' for href, title in pages
+        f'  <li><a href="{html.escape(href)}">{html.escape(title)}</a></li>'
+        for href, title in pages
     )
     index = out_dir / "index.html"
     index.write_text(
-        "<!doctype html>\n<html><head><meta charset='utf-8'><title>Autograd notebooks</title></head>\n"
+        "<!doctype html>\n<html><head><meta charset='utf-8'>"
+        "<title>Autograd notebooks</title></head>\n"
         f"<body>\n<h1>Autograd notebooks</h1>\n<ol>\n{items}\n</ol>\n</body></html>\n",
         encoding="utf-8",
     )

@@ -1,7 +1,8 @@
 """Check-yourself exercises: each lesson ends with a few questions that :func:`check` marks.
 
-A lesson's questions live in their own module here (``lesson02.py`` for notebook 02, ...), each
-registered with :func:`exercise`. In the notebook a learner replaces ``...`` with an answer and runs::
+A lesson's questions live in their own module here (``lesson02.py`` for notebook 02, ...),
+each registered with :func:`exercise`. In the notebook a learner replaces ``...`` with an
+answer and runs::
 
     answer = ...  # your answer
     check("02.1", answer)
@@ -18,12 +19,12 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Exercise", "Verdict", "check", "exercise", "exercises"]
+__all__ = ["Exercise", "Verdict", "as_number", "check", "exercise", "exercises"]
 
 
 @dataclass(frozen=True)
 class Exercise:
-    """One question: its id (``"02.1"``), text, a test for an answer, and why the answer is right."""
+    """One question: its id (``"02.1"``), its text, a test of an answer, and why."""
 
     exercise_id: str
     question: str
@@ -81,6 +82,17 @@ def exercise(
     return register
 
 
+def as_number(answer: Any) -> float:
+    """A numeric answer as a float: 33, 33.0 and ``tensor(33.)`` all count.
+
+    A string, a bool or None is an answer of the wrong kind: ``TypeError``, which :func:`check`
+    reports as wrong.
+    """
+    if isinstance(answer, (str, bytes, bool)) or answer is None:
+        raise TypeError("expected a number")
+    return float(answer)
+
+
 def exercises() -> dict[str, Exercise]:
     """Every registered exercise, by id."""
     _load_lessons()
@@ -96,9 +108,8 @@ def check(exercise_id: str, answer: Any) -> Verdict:
         )
     item = known[exercise_id]
     if answer is ...:
-        return Verdict(
-            exercise_id, False, False, f"{exercise_id}: not answered yet — replace ... with your answer."
-        )
+        message = f"{exercise_id}: not answered yet — replace ... with your answer."
+        return Verdict(exercise_id, False, False, message)
     try:
         correct = bool(item.is_correct(answer))
     except (TypeError, ValueError, AttributeError):

@@ -1,0 +1,96 @@
+"""Check-yourself questions of notebook 04: custom autograd Functions."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import torch
+from torch.autograd import Function, gradcheck
+
+from helpers.exercises import as_number, exercise
+
+
+# Sample answers to 04.1: a right backward, a wrong derivative, and a right number computed by
+# writing into grad_output (which gradcheck alone would not notice).
+class _Cube(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x**3
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return 3 * x**2 * grad_output
+
+
+class _CubeWrongDerivative(_Cube):
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return 2 * x * grad_output
+
+
+class _CubeWritesIntoGradOutput(_Cube):
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output.mul_(3 * x**2)
+
+
+@exercise(
+    "04.1",
+    "Complete CubeFunction.backward (forward returns x**3) and answer with the class.",
+    why="d(x³)/dx = 3x², so backward returns 3 * x**2 * grad_output: a new tensor, grad_output "
+    "left untouched. The check runs gradcheck on your class in double precision and makes sure "
+    "grad_output is unchanged afterwards.",
+    right_answers=(_Cube,),
+    wrong_answers=(_CubeWrongDerivative, _CubeWritesIntoGradOutput, torch.pow, 3),
+)
+def _cube_backward(answer: Any) -> bool:
+    if not (isinstance(answer, type) and issubclass(answer, Function)):
+        raise TypeError("expected a torch.autograd.Function subclass")
+    x = torch.tensor([-1.5, 0.5, 2.0], dtype=torch.float64, requires_grad=True)
+    try:
+        output = answer.apply(x)
+        grad_output = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)
+        sent = grad_output.clone()
+        torch.autograd.grad(output, x, grad_output)
+        return (
+            torch.equal(output.detach(), x.detach() ** 3)
+            and torch.equal(grad_output, sent)
+            and gradcheck(answer.apply, (x,), raise_exception=False)
+        )
+    except Exception:
+        # Whatever the learner's backward raises (an unfinished `...`, a shape error) means the
+        # class is not finished yet: a wrong answer, never a crash of the check cell.
+        return False
+
+
+@exercise(
+    "04.2",
+    "x requires grad. In PowerFunction.apply(x, 3), what is ctx.needs_input_grad inside backward?",
+    why="needs_input_grad has one entry per forward input, in order: x requires grad (True); "
+    "the exponent 3 is a Python int, which never gets a gradient (False). So it is "
+    "(True, False), and backward returns a gradient for x and None for the exponent.",
+    right_answers=((True, False), [True, False]),
+    wrong_answers=((True, True), (True,), True, (1, 0), "True, False"),
+)
+def _needs_input_grad_of_power(answer: Any) -> bool:
+    # Only booleans count: (1, 0) equals (True, False) in Python, but it is not the value.
+    if not isinstance(answer, (tuple, list)):
+        return False
+    return [type(flag) for flag in answer] == [bool, bool] and list(answer) == [True, False]
+
+
+@exercise(
+    "04.3",
+    "x = torch.tensor(0.0, requires_grad=True); MyReLU.apply(x).backward(). What is x.grad?",
+    why="MyReLU's backward zeroes the gradient only where x < 0. At x = 0 that is false, so the "
+    "incoming 1 passes through: x.grad is 1 (torch.relu gives 0 there). At the kink both are "
+    "defensible choices, and gradcheck cannot tell them apart: check a ReLU away from 0.",
+    right_answers=(1, 1.0, torch.tensor(1.0)),
+    wrong_answers=(0, 0.0, 0.5, "1"),
+)
+def _my_relu_gradient_at_zero(answer: Any) -> bool:
+    return as_number(answer) == 1.0

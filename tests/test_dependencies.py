@@ -1,8 +1,9 @@
 """pyproject.toml, requirements.lock and environment.yml name the same packages, compatibly."""
 
 import re
-import tomllib
 from pathlib import Path
+
+import tomllib
 
 ROOT = Path(__file__).resolve().parent.parent
 # conda-forge spells a few packages differently from PyPI.

@@ -7,12 +7,16 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted(p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+NOTEBOOKS = sorted(
+    p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
+)
 SETUP_MARKER = "google.colab"
 
 
 def code_cells(notebook):
-    return [c for c in notebook["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()]
+    return [
+        c for c in notebook["cells"] if c["cell_type"] == "code" and "".join(c["source"]).strip()
+    ]
 
 
 def load(path):

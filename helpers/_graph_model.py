@@ -1,0 +1,345 @@
+"""The autograd graph as data: the boxes a picture of it needs, what they say, how they connect.
+
+`build_graph` walks the Nodes PyTorch recorded (a tensor's ``grad_fn``, then each Node's
+``next_functions``) and returns a `Graph` of small dataclasses. Boxes hold formatted strings, never
+tensors; a box that stands for an autograd Node keeps that Node in ``fn``, so a drawing can point at
+it (``highlight=``, ``edge_labels=`` in `helpers.graph.draw`). Drawing the model as DOT lives in
+`helpers.graph`; keeping the two apart lets each be tested alone and lets `helpers.backward` draw
+many frames over one model.
+
+The picture follows a blackboard: every tensor worth naming is a box with its value and gradient,
+every operation is a box with PyTorch's name for its backward Node (``MulBackward0``). A named
+non-leaf tensor gets its own box right after the operation that produced it, rather than being
+merged into the operation's box: the board shows ``u = 6.0`` as a value, and PyTorch's graph really
+has no box for it (autograd only records Nodes), so the separate box keeps both facts visible.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import deque
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import torch
+
+LEAF = "leaf"  # a tensor that requires grad and was not computed: AccumulateGrad's target
+TENSOR = "tensor"  # a named tensor computed by an operation (a non-leaf)
+OP = "op"  # an autograd Node: the backward of one operation
+SAVED = "saved"  # a tensor an operation kept for its backward
+OUTPUT = "output"  # a tensor passed to draw(): where the backward pass starts
+SUMMARY = "summary"  # the one box standing for the Nodes cut off by max_nodes
+
+# Tensors with at most this many elements show their values; larger ones show shape and dtype.
+SMALL_TENSOR = 4
+SIGNIFICANT_DIGITS = 4
+
+
+@dataclass
+class GraphNode:
+    """One box of the picture."""
+
+    id: str  # stable: "n0", "n1", ... in the order of the walk, never id()
+    kind: str  # LEAF, TENSOR, OP, SAVED, OUTPUT or SUMMARY
+    title: str  # what the box is called: a name, or the Node's type name
+    lines: list[str] = field(default_factory=list)  # value, grad, saved attributes, ...
+    tooltip: str = ""
+    fn: Any = None  # the autograd Node this box stands for (op and leaf boxes), else None
+
+
+@dataclass
+class GraphEdge:
+    """One arrow, stored in the forward direction: data flows from source to target."""
+
+    source: str
+    target: str
+    kind: str  # "input" (into an op), "output" (op -> its tensor), "saved", "summary"
+    slot: int | None = None  # which input of the target op, when that op has several
+    # The autograd edge this arrow stands for, as (node id, next node id) where next node is in
+    # node.next_functions: the gradient of that input travels along it during backward().
+    autograd_edge: tuple[str, str] | None = None
+
+
+@dataclass
+class Graph:
+    """The model of one picture: boxes, arrows, notes for the caption, and Nodes left out."""
+
+    nodes: list[GraphNode]
+    edges: list[GraphEdge]
+    notes: list[str]
+    hidden: list[Any]  # autograd Nodes reachable from the outputs but cut off by max_nodes
+
+    def find(self, fn: Any) -> GraphNode | None:
+        """The box standing for autograd Node ``fn`` (matched by identity), or None."""
+        return next((node for node in self.nodes if node.fn is fn), None)
+
+
+def build_graph(
+    roots: Sequence[torch.Tensor],
+    names: Iterable[tuple[str, torch.Tensor]],
+    *,
+    show_values: bool = True,
+    show_grads: bool = True,
+    show_saved: bool = False,
+    max_nodes: int | None = None,
+) -> Graph:
+    """Walk the autograd graph behind ``roots`` and describe it as boxes and arrows.
+
+    ``names`` lists (name, tensor) pairs in order of preference: the first name given for a tensor
+    wins. Tensors are matched by identity, never by value.
+    """
+    builder = _Builder(names, show_values=show_values, show_grads=show_grads, show_saved=show_saved)
+    return builder.build(roots, max_nodes)
+
+
+def walk(start: Iterable[Any]) -> list[Any]:
+    """Every autograd Node reachable from ``start``, once each, nearest first (breadth first).
+
+    Iterative on purpose: a recursive walk hits Python's recursion limit on deep graphs.
+    """
+    order: list[Any] = []
+    seen: set[Any] = set()
+    queue: deque[Any] = deque()
+    for fn in start:
+        if fn not in seen:
+            seen.add(fn)
+            queue.append(fn)
+    while queue:
+        fn = queue.popleft()
+        order.append(fn)
+        for next_fn, _ in fn.next_functions:
+            if next_fn is not None and next_fn not in seen:
+                seen.add(next_fn)
+                queue.append(next_fn)
+    return order
+
+
+def gradient_edge(tensor: torch.Tensor) -> tuple[Any, int]:
+    """The Node a gradient for ``tensor`` flows into, and which of its outputs ``tensor`` is.
+
+    A computed tensor answers with its ``grad_fn``; a leaf that requires grad with its
+    AccumulateGrad Node; a tensor autograd recorded nothing for with (None, 0).
+    """
+    if tensor.grad_fn is not None:
+        return tensor.grad_fn, tensor.output_nr
+    if tensor.requires_grad:
+        # The same AccumulateGrad Node that other graphs built from this leaf point to.
+        edge = torch.autograd.graph.get_gradient_edge(tensor)
+        return edge.node, edge.output_nr
+    return None, 0
+
+
+def format_number(number: float | int | bool | complex) -> str:
+    """A number as a blackboard shows it: 4 significant digits, and floats look like floats."""
+    if isinstance(number, (bool, int)):
+        return str(number)
+    if isinstance(number, complex):
+        sign = "-" if number.imag < 0 else "+"
+        return f"{format_number(number.real)}{sign}{format_number(abs(number.imag))}j"
+    text = f"{number:.{SIGNIFICANT_DIGITS}g}"
+    if math.isfinite(number) and number == int(number) and "e" not in text:
+        text += ".0"  # 2.0, not 2: the value is a float
+    return text
+
+
+def describe(tensor: torch.Tensor, show_values: bool = True) -> str:
+    """A short text for a tensor: its values when it is small, else its shape and dtype."""
+    if show_values and tensor.numel() <= SMALL_TENSOR:
+        try:
+            return _format_nested(tensor.detach().cpu().tolist())
+        except (RuntimeError, NotImplementedError, TypeError):
+            pass  # meta, sparse or other tensors without readable values: fall back to the shape
+    dtype = str(tensor.dtype).removeprefix("torch.")
+    shape = "scalar" if tensor.dim() == 0 else str(tuple(tensor.shape))
+    return f"{shape} {dtype}"
+
+
+def _format_nested(values: Any) -> str:
+    if isinstance(values, list):
+        return "[" + ", ".join(_format_nested(value) for value in values) + "]"
+    return format_number(values)
+
+
+class _Builder:
+    """Turns one walk of the autograd graph into boxes and arrows; used once per build_graph()."""
+
+    def __init__(
+        self,
+        names: Iterable[tuple[str, torch.Tensor]],
+        *,
+        show_values: bool,
+        show_grads: bool,
+        show_saved: bool,
+    ) -> None:
+        self.show_values = show_values
+        self.show_grads = show_grads
+        self.show_saved = show_saved
+        self.nodes: list[GraphNode] = []
+        self.edges: list[GraphEdge] = []
+        self.notes: list[str] = []
+        self.box_of: dict[Any, str] = {}  # autograd Node -> id of its box
+        self.tensor_box_of: dict[tuple[Any, int], str] = {}  # (grad_fn, output_nr) -> box id
+        # Tensors are looked up by id() only while build() runs: the caller holds them alive.
+        self.name_of: dict[int, str] = {}
+        # The tensors that get a box of their own after the op that computed them:
+        # grad_fn -> {output_nr: (tensor, is an output of draw())}
+        self.computed: dict[Any, dict[int, tuple[torch.Tensor, bool]]] = {}
+        for name, tensor in names:
+            if id(tensor) not in self.name_of:
+                self.name_of[id(tensor)] = name
+                if tensor.grad_fn is not None:
+                    self._show_computed(tensor, tensor.grad_fn, tensor.output_nr, False)
+
+    def _show_computed(self, tensor: torch.Tensor, fn: Any, nr: int, is_output: bool) -> None:
+        by_number = self.computed.setdefault(fn, {})
+        if is_output or nr not in by_number:
+            by_number[nr] = (tensor, is_output)
+
+    def build(self, roots: Sequence[torch.Tensor], max_nodes: int | None) -> Graph:
+        root_edges = [(root, *gradient_edge(root)) for root in roots]
+        for root, fn, nr in root_edges:
+            if fn is None:
+                self._add_unrecorded_root(root)
+            elif root.grad_fn is not None:
+                self._show_computed(root, fn, nr, True)
+        order = walk(fn for _, fn, _ in root_edges if fn is not None)
+        kept = order if max_nodes is None else order[:max_nodes]
+        hidden = order[len(kept) :]
+        root_ids = {id(root) for root in roots}
+        for fn in kept:
+            self._add_node_boxes(fn, root_ids)
+        summary = self._add_summary(len(kept), len(hidden)) if hidden else None
+        for fn in kept:
+            self._add_input_edges(fn, summary)
+        return Graph(self.nodes, self.edges, self.notes, hidden)
+
+    # --- boxes -------------------------------------------------------------------------------
+
+    def _new_node(
+        self, kind: str, title: str, lines: list[str], tooltip: str, fn: Any = None
+    ) -> str:
+        node = GraphNode(f"n{len(self.nodes)}", kind, title, lines, tooltip, fn)
+        self.nodes.append(node)
+        return node.id
+
+    def _add_unrecorded_root(self, root: torch.Tensor) -> None:
+        name = self.name_of.get(id(root))
+        self._new_node(OUTPUT, name or "output", self._tensor_lines(root), "tensor")
+        what = f"'{name}'" if name else "this tensor"
+        self.notes.append(
+            f"Autograd recorded nothing for {what}: it has no grad_fn and does not require grad."
+        )
+
+    def _add_node_boxes(self, fn: Any, root_ids: set[int]) -> None:
+        """The box for ``fn``, then boxes for the named tensors it produced and what it saved."""
+        type_name = type(fn).__name__
+        leaf = getattr(fn, "variable", None)  # only AccumulateGrad Nodes have .variable
+        if isinstance(leaf, torch.Tensor):
+            kind = OUTPUT if id(leaf) in root_ids else LEAF
+            name = self.name_of.get(id(leaf), "")
+            self.box_of[fn] = self._new_node(kind, name, self._tensor_lines(leaf), type_name, fn)
+            return
+        saved_tensors, saved_lines = self._saved(fn) if self.show_saved else ([], [])
+        self.box_of[fn] = self._new_node(OP, type_name, saved_lines, type_name, fn)
+        self._add_tensor_boxes(fn)
+        for slot_name, tensor in saved_tensors:
+            name = self.name_of.get(id(tensor))
+            title = f"{slot_name} = {name}" if name else slot_name
+            lines = [describe(tensor, self.show_values)]
+            saved_id = self._new_node(SAVED, title, lines, f"saved by {type_name}")
+            self.edges.append(GraphEdge(saved_id, self.box_of[fn], "saved"))
+
+    def _add_tensor_boxes(self, fn: Any) -> None:
+        """Boxes for the tensors ``fn`` computed that were passed to draw() or have a name."""
+        for nr, (tensor, is_output) in sorted(self.computed.get(fn, {}).items()):
+            kind = OUTPUT if is_output else TENSOR
+            title = self.name_of.get(id(tensor), "output" if is_output else "")
+            tooltip = f"output {nr} of {type(fn).__name__}"
+            tensor_id = self._new_node(kind, title, self._tensor_lines(tensor), tooltip)
+            self.tensor_box_of[(fn, nr)] = tensor_id
+            self.edges.append(GraphEdge(self.box_of[fn], tensor_id, "output"))
+
+    def _add_summary(self, kept: int, hidden: int) -> str:
+        self.notes.append(
+            f"Showing the {kept} autograd nodes nearest the output; {hidden} more are folded "
+            "into one box. Pass max_nodes=None to draw them all."
+        )
+        return self._new_node(SUMMARY, f"… {hidden} more nodes", [], "cut off by max_nodes")
+
+    def _tensor_lines(self, tensor: torch.Tensor) -> list[str]:
+        lines = [describe(tensor, self.show_values)]
+        if tensor._is_view() and tensor._base is not None:
+            base_name = self.name_of.get(id(tensor._base))
+            lines.append(f"view of {base_name}" if base_name else "view")
+        grad = self._grad(tensor)
+        if grad is not None:
+            lines.append("grad " + describe(grad, self.show_values))
+        return lines
+
+    def _grad(self, tensor: torch.Tensor) -> torch.Tensor | None:
+        # Reading .grad of a non-leaf that does not retain it makes PyTorch warn; ask first.
+        if not self.show_grads or not (tensor.is_leaf or tensor.retains_grad):
+            return None
+        return tensor.grad
+
+    def _saved(self, fn: Any) -> tuple[list[tuple[str, torch.Tensor]], list[str]]:
+        """What ``fn`` saved for its backward: tensors (own boxes) and other values (lines)."""
+        tensors: list[tuple[str, torch.Tensor]] = []
+        lines: list[str] = []
+        freed: list[str] = []
+        for slot_name, read in _saved_slots(fn):
+            try:
+                value = read()
+            except RuntimeError:  # backward() without retain_graph freed it; reading raises
+                freed.append(slot_name)
+                continue
+            if isinstance(value, torch.Tensor):
+                tensors.append((slot_name, value))
+            elif isinstance(value, (list, tuple)) and value and isinstance(value[0], torch.Tensor):
+                tensors.extend((f"{slot_name}[{i}]", t) for i, t in enumerate(value))
+            elif value is not None:
+                lines.append(f"{slot_name}={_format_value(value)}")
+        if freed:
+            lines.append(f"saved {', '.join(freed)}: freed")
+        return tensors, lines
+
+    # --- arrows ------------------------------------------------------------------------------
+
+    def _add_input_edges(self, fn: Any, summary: str | None) -> None:
+        inputs = fn.next_functions
+        reaches_summary = False
+        for slot, (next_fn, nr) in enumerate(inputs):
+            if next_fn is None:
+                continue  # an input that does not require grad: autograd recorded no edge
+            if next_fn not in self.box_of:  # cut off by max_nodes
+                reaches_summary = True
+                continue
+            source = self.tensor_box_of.get((next_fn, nr), self.box_of[next_fn])
+            shown_slot = slot if len(inputs) > 1 else None
+            autograd_edge = (self.box_of[fn], self.box_of[next_fn])
+            self.edges.append(
+                GraphEdge(source, self.box_of[fn], "input", shown_slot, autograd_edge)
+            )
+        if reaches_summary and summary is not None:
+            self.edges.append(GraphEdge(summary, self.box_of[fn], "summary"))
+
+
+def _saved_slots(fn: Any) -> list[tuple[str, Any]]:
+    """(name, reader) for each value ``fn`` saved; readers raise RuntimeError once it is freed."""
+    if hasattr(fn, "_forward_cls"):  # a custom autograd.Function: ctx.save_for_backward(...)
+        return [("saved_tensors", lambda: fn.saved_tensors)]
+    prefix = "_saved_"  # built-in Nodes expose each saved value as _saved_<name>
+    return [
+        (attribute.removeprefix(prefix), lambda attribute=attribute: getattr(fn, attribute))
+        for attribute in dir(fn)
+        if attribute.startswith(prefix)
+    ]
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, (bool, int, float, complex)):
+        return format_number(value)
+    if isinstance(value, (list, tuple)):
+        return "(" + ", ".join(_format_value(item) for item in value) + ")"
+    return str(value)

@@ -1,0 +1,601 @@
+"""helpers.graph: the model of the autograd graph, its DOT text, and its rendering."""
+
+from __future__ import annotations
+
+import gc
+import os
+import subprocess
+import sys
+import textwrap
+import types
+import warnings
+import weakref
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+import torch
+
+from helpers import graph
+from helpers._graph_model import LEAF, OP, OUTPUT, SAVED, SUMMARY, TENSOR, format_number
+from helpers.graph import GraphvizNotFound, build, draw, to_dot
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+# --- helpers for the tests ---------------------------------------------------------------------
+
+
+def reachable_nodes(*roots: torch.Tensor) -> list:
+    """Every autograd Node behind ``roots``, found independently of helpers.graph."""
+    stack = [r.grad_fn for r in roots if r.grad_fn is not None]
+    found: list = []
+    while stack:
+        fn = stack.pop()
+        if any(fn is seen for seen in found):
+            continue
+        found.append(fn)
+        stack.extend(next_fn for next_fn, _ in fn.next_functions if next_fn is not None)
+    return found
+
+
+def box(model: graph.Graph, title: str) -> graph.GraphNode:
+    matches = [node for node in model.nodes if node.title == title]
+    assert len(matches) == 1, f"expected one box titled {title!r}, found {len(matches)}"
+    return matches[0]
+
+
+def titles(model: graph.Graph, kind: str) -> set[str]:
+    return {node.title for node in model.nodes if node.kind == kind}
+
+
+def svg_texts(svg: str) -> list[str]:
+    """The text of every <text> element: what a viewer of the SVG reads."""
+    return [element.text or "" for element in ElementTree.fromstring(svg).iter(f"{SVG}text")]
+
+
+def relu_example():
+    """The lessons' seed example: a = relu(w * x + b) with b = 1, w = 2, x = 3."""
+    b = torch.tensor(1.0, requires_grad=True)
+    w = torch.tensor(2.0, requires_grad=True)
+    x = torch.tensor(3.0)
+    u = w * x
+    v = u + b
+    a = torch.relu(v)
+    return b, w, x, u, v, a
+
+
+def chain(layers: int) -> torch.Tensor:
+    h = torch.ones(1, 2)
+    for _ in range(layers):
+        h = torch.tanh(h @ torch.full((2, 2), 0.1, requires_grad=True) + 1)
+    return h
+
+
+class Double(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return 2 * x
+
+    @staticmethod
+    def backward(ctx, grad):
+        return 2 * grad
+
+
+# --- every Node once -----------------------------------------------------------------------------
+
+
+def graphs_to_walk():
+    b, w, x, u, v, a = relu_example()
+    shared = u * u + u  # u's sub-graph feeds three inputs
+    first, second = (w * torch.ones(4)).split(2)
+    custom = Double.apply(w * 3)
+    (dy_dw,) = torch.autograd.grad(w**3, w, create_graph=True)
+    return {
+        "relu": [a],
+        "shared sub-graph": [shared],
+        "several roots": [a, shared, u],
+        "multi-output node": [first * second],
+        "custom Function": [custom],
+        "double backward": [dy_dw],
+    }
+
+
+@pytest.mark.parametrize("case", list(graphs_to_walk()))
+def test_build_draws_every_reachable_node_exactly_once(case):
+    roots = graphs_to_walk()[case]
+    model = build(roots, max_nodes=None)
+    drawn = [node.fn for node in model.nodes if node.fn is not None]
+    expected = reachable_nodes(*roots)
+    assert len(drawn) == len(expected)
+    assert all(any(fn is node for node in drawn) for fn in expected)
+
+
+def test_op_boxes_are_labelled_with_the_node_type_name():
+    w = torch.tensor(2.0, requires_grad=True)
+    y = Double.apply(torch.relu(w * 3))
+    assert titles(build(y), OP) == {"DoubleBackward", "ReluBackward0", "MulBackward0"}
+
+
+def test_build_walks_3000_layers_without_recursion_error():
+    y = chain(3000)
+    model = build(y, max_nodes=None)
+    assert sum(1 for node in model.nodes if node.fn is not None) == 4 * 3000
+
+
+def test_draw_renders_a_3000_layer_chain():
+    svg = draw(chain(3000)).svg()
+    assert "more nodes" in "".join(svg_texts(svg))
+
+
+# --- determinism -------------------------------------------------------------------------------
+
+DETERMINISM_SCRIPT = textwrap.dedent(
+    """
+    import torch
+    from helpers.graph import draw
+    b = torch.tensor(1.0, requires_grad=True)
+    w = torch.tensor([2.0, -1.5], requires_grad=True)
+    u = (w * 3).split(1)
+    a = torch.relu(u[0] * u[1] + b)
+    a.backward(retain_graph=True)
+    drawing = draw([a, u[0]], show_saved=True)
+    print(drawing.source)
+    drawing.svg()
+    """
+)
+
+
+def test_source_is_identical_in_two_processes():
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", DETERMINISM_SCRIPT], capture_output=True, text=True, check=True
+        )
+        for _ in range(2)
+    ]
+    assert runs[0].stdout == runs[1].stdout
+    assert "digraph" in runs[0].stdout
+
+
+def test_rendering_prints_nothing_on_stderr():
+    run = subprocess.run(
+        [sys.executable, "-c", DETERMINISM_SCRIPT], capture_output=True, text=True, check=True
+    )
+    assert run.stderr == ""
+
+
+# --- names -------------------------------------------------------------------------------------
+
+
+def test_draw_names_tensors_from_the_callers_variables():
+    b, w, x, u, v, a = relu_example()
+    model = build(a)
+    assert titles(model, LEAF) == {"b", "w"}
+    assert titles(model, TENSOR) == {"u", "v"}
+    assert titles(model, OUTPUT) == {"a"}
+
+
+def test_names_are_found_past_frames_of_the_helpers_package():
+    b, w, x, u, v, a = relu_example()
+    # A function defined in a module of the helpers package, as helpers.backward is.
+    helper = types.ModuleType("helpers.pretend_helper")
+    exec("def draw_for_me(t, build):\n    return build(t)\n", helper.__dict__)
+    model = helper.draw_for_me(a, build)
+    assert titles(model, LEAF) == {"b", "w"}
+
+
+def test_names_starting_with_underscore_are_skipped():
+    b, w, x, u, v, a = relu_example()
+    _ = w  # IPython keeps the last output in `_`
+    _hidden = b
+    del b
+    model = build(a)
+    assert titles(model, LEAF) == {"", "w"}
+
+
+def test_a_tensor_with_two_names_gets_the_shortest():
+    b, w, x, u, v, a = relu_example()
+    weight = w  # noqa: F841 - a second name for w
+    assert "w" in titles(build(a), LEAF)
+
+
+def test_names_match_by_identity_not_by_value():
+    w = torch.tensor(2.0, requires_grad=True)
+    y = w * 3
+    d = torch.tensor(2.0, requires_grad=True)  # noqa: F841 - same value, shorter name, not in graph
+    assert titles(build(y), LEAF) == {"w"}
+
+
+def test_given_names_win_over_variable_names():
+    b, w, x, u, v, a = relu_example()
+    model = build(a, names={"weight": w})
+    assert titles(model, LEAF) == {"b", "weight"}
+
+
+def test_module_parameters_get_their_dotted_names():
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(2, 1)
+    loss = layer(torch.ones(1, 2)).sum()
+    assert titles(build(loss, names=layer.named_parameters()), LEAF) == {"weight", "bias"}
+    assert titles(build(loss), LEAF) == {"layer.weight", "layer.bias"}
+
+
+def test_names_must_map_to_tensors():
+    b, w, x, u, v, a = relu_example()
+    with pytest.raises(TypeError, match="not a tensor"):
+        draw(a, names={"lr": 0.1})
+
+
+# --- what the boxes say ------------------------------------------------------------------------
+
+
+def test_seed_example_before_backward_shows_values():
+    b, w, x, u, v, a = relu_example()
+    model = build(a)
+    assert box(model, "w").lines == ["2.0"]
+    assert box(model, "b").lines == ["1.0"]
+    assert box(model, "u").lines == ["6.0"]
+    assert box(model, "v").lines == ["7.0"]
+    assert box(model, "a").lines == ["7.0"]
+
+
+def test_seed_example_after_backward_shows_every_retained_gradient():
+    b, w, x, u, v, a = relu_example()
+    for tensor in (u, v, a):
+        tensor.retain_grad()
+    a.backward()
+    model = build(a)
+    assert box(model, "w").lines == ["2.0", "grad 3.0"]
+    assert box(model, "b").lines == ["1.0", "grad 1.0"]
+    assert box(model, "u").lines == ["6.0", "grad 1.0"]
+    assert box(model, "a").lines == ["7.0", "grad 1.0"]
+
+
+def test_gradients_not_retained_are_not_read():
+    b, w, x, u, v, a = relu_example()
+    a.backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # reading .grad of a non-leaf would warn
+        model = build(a)
+    assert box(model, "u").lines == ["6.0"]
+
+
+def test_leaves_that_do_not_require_grad_are_not_invented():
+    b, w, x, u, v, a = relu_example()
+    assert "x" not in {node.title for node in build(a).nodes}
+
+
+def test_large_tensors_show_shape_and_dtype():
+    weights = torch.ones(3, 4, requires_grad=True)
+    y = weights.sum()
+    assert box(build(y), "weights").lines == ["(3, 4) float32"]
+
+
+def test_values_and_gradients_can_be_left_out():
+    b, w, x, u, v, a = relu_example()
+    a.backward()
+    assert box(build(a, show_grads=False), "w").lines == ["2.0"]
+    assert box(build(a, show_values=False), "w").lines == ["scalar float32", "grad scalar float32"]
+
+
+@pytest.mark.parametrize(
+    ("number", "text"),
+    [(2.0, "2.0"), (0.123456, "0.1235"), (-1e-7, "-1e-07"), (12345.6, "1.235e+04"), (3, "3")],
+)
+def test_numbers_are_written_with_four_significant_digits(number, text):
+    assert format_number(number) == text
+
+
+def test_a_tensor_without_a_graph_is_one_box_with_a_note():
+    k = torch.tensor(5.0)
+    model = build(k)
+    assert [(node.kind, node.title, node.lines) for node in model.nodes] == [(OUTPUT, "k", ["5.0"])]
+    assert "recorded nothing" in model.notes[0]
+    assert "recorded nothing" in draw(k).source
+
+
+def test_a_leaf_passed_to_draw_is_drawn_once_as_the_output():
+    w = torch.tensor(2.0, requires_grad=True)
+    model = build(w)
+    assert [(node.kind, node.title, type(node.fn).__name__) for node in model.nodes] == [
+        (OUTPUT, "w", "AccumulateGrad")
+    ]
+
+
+def test_each_named_output_of_a_multi_output_node_gets_its_box():
+    w = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    first, second = (w * 2).split(2)
+    model = build(first * second)
+    split = box(model, "SplitBackward0").id
+    produced = {e.target for e in model.edges if e.source == split and e.kind == "output"}
+    assert produced == {box(model, "first").id, box(model, "second").id}
+
+
+# --- saved tensors -----------------------------------------------------------------------------
+
+
+def test_show_saved_draws_what_builtin_nodes_saved():
+    b, w, x, u, v, a = relu_example()
+    model = build(a, show_saved=True)
+    assert "other = x" in titles(model, SAVED)  # MulBackward0 keeps x to compute w's gradient
+    assert box(model, "other = x").lines == ["3.0"]
+
+
+def test_show_saved_draws_what_custom_functions_saved():
+    w = torch.tensor(2.0, requires_grad=True)
+    h = w * 3
+    y = Double.apply(h)
+    assert box(build(y, show_saved=True), "saved_tensors[0] = h").lines == ["6.0"]
+
+
+def test_saved_tensors_freed_by_backward_are_marked_freed():
+    w = torch.tensor(2.0, requires_grad=True)
+    y = Double.apply(torch.exp(w))
+    y.backward()
+    model = build(y, show_saved=True)
+    assert box(model, "DoubleBackward").lines == ["saved saved_tensors: freed"]
+    assert box(model, "ExpBackward0").lines == ["saved result: freed"]
+    assert titles(model, SAVED) == set()
+
+
+# --- views, in-place, several outputs, double backward -----------------------------------------
+
+
+def test_views_inplace_ops_and_double_backward_draw_without_error():
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    v = w.clone()
+    row = v[1:]
+    row.mul_(2)  # in-place on a view of a non-leaf: autograd rewrites the graph (CopySlices)
+    (dv,) = torch.autograd.grad(v.sum() ** 2, w, create_graph=True)
+    model = build([v, row, dv], show_saved=True)
+    ops = titles(model, OP)
+    assert {"CopySlices", "CloneBackward0"} <= ops
+    assert box(model, "row").lines[1] == "view of v"
+    assert "<svg" in draw([v, row, dv], show_saved=True).svg()
+
+
+# --- direction, slots, colours, options for helpers.backward -----------------------------------
+
+
+def test_arrows_follow_the_forward_computation_by_default():
+    b, w, x, u, v, a = relu_example()
+    model = build(a)
+    leaf, mul = box(model, "w").id, box(model, "MulBackward0").id
+    assert f"{leaf} -> {mul}" in to_dot(model)
+    assert f"{mul} -> {leaf}" in to_dot(model, direction="backward")
+
+
+def test_the_input_slot_is_shown_when_an_op_has_several_inputs():
+    b, w, x, u, v, a = relu_example()
+    model = build(a)
+    add = box(model, "AddBackward0").id
+    assert {e.slot for e in model.edges if e.target == add and e.kind == "input"} == {0, 1}
+    assert 'headlabel="1"' in to_dot(model)
+    assert 'taillabel="1"' in to_dot(model, direction="backward")
+
+
+def test_each_kind_of_box_has_its_own_colour():
+    b, w, x, u, v, a = relu_example()
+    source = draw(a, show_saved=True).source
+    for kind in (LEAF, TENSOR, OP, SAVED, OUTPUT):
+        assert graph.FILL[kind] in source
+    assert len({graph.FILL[kind] for kind in (LEAF, TENSOR, OP, SAVED, OUTPUT)}) == 5
+
+
+def test_highlight_outlines_the_box_of_a_node():
+    b, w, x, u, v, a = relu_example()
+    accumulate_w = u.grad_fn.next_functions[0][0]
+    source = draw(a, highlight=accumulate_w).source
+    w_line = next(line for line in source.splitlines() if "<B>w</B>" in line)
+    assert graph.HIGHLIGHT_COLOUR in w_line
+    assert source.count(graph.HIGHLIGHT_COLOUR) == 1
+
+
+def test_highlight_rejects_nodes_of_another_graph():
+    b, w, x, u, v, a = relu_example()
+    other = (w * 5).grad_fn
+    with pytest.raises(ValueError, match="not in the graph"):
+        draw(a, highlight=other)
+    with pytest.raises(TypeError, match="grad_fn"):
+        draw(a, highlight=w)
+
+
+def test_edge_labels_are_written_on_the_arrow_between_two_nodes():
+    b, w, x, u, v, a = relu_example()
+    add, mul = v.grad_fn, u.grad_fn
+    source = draw(a, edge_labels={(add, mul): "grad 1.0"}).source
+    u_to_add = f"{box(build(a), 'u').id} -> {box(build(a), 'AddBackward0').id}"
+    line = next(line for line in source.splitlines() if u_to_add in line)
+    assert "label=<grad 1.0>" in line
+    assert draw(a, edge_labels={(mul, add): "grad 1.0"}).source == source  # either order
+
+
+def test_edge_labels_for_unjoined_nodes_raise():
+    b, w, x, u, v, a = relu_example()
+    with pytest.raises(ValueError, match="not joined"):
+        draw(a, edge_labels={(a.grad_fn, u.grad_fn): "?"})
+
+
+def test_edge_labels_on_nodes_cut_off_by_max_nodes_are_ignored():
+    y = chain(10)
+    deep = y.grad_fn
+    for _ in range(20):
+        deep = deep.next_functions[0][0]
+    key = (deep, deep.next_functions[0][0])
+    assert "label=<hidden>" not in draw(y, max_nodes=5, edge_labels={key: "hidden"}).source
+    assert "label=<hidden>" in draw(y, max_nodes=None, edge_labels={key: "hidden"}).source
+
+
+# --- large graphs ------------------------------------------------------------------------------
+
+
+def test_max_nodes_keeps_the_nodes_nearest_the_output_and_summarises_the_rest():
+    y = chain(100)
+    model = build(y, max_nodes=20)
+    kept = [node.fn for node in model.nodes if node.fn is not None]
+    assert len(kept) == 20
+    assert kept[0] is y.grad_fn
+    assert box(model, "… 380 more nodes").kind == SUMMARY
+    assert "max_nodes=None" in model.notes[0]
+    assert "max_nodes=None" in to_dot(model)
+
+
+def test_max_nodes_none_draws_everything():
+    y = chain(100)
+    assert not any(node.kind == SUMMARY for node in build(y, max_nodes=None).nodes)
+
+
+# --- hostile text ------------------------------------------------------------------------------
+
+HOSTILE_NAMES = ['<b>{x}|"y"\\', "a & b", "]]><!--", "\nstarts with a newline", "tab\there"]
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_any_name_renders_exactly_as_typed(name):
+    w = torch.tensor(2.0, requires_grad=True)
+    y = w * 3
+    svg = draw(y, names={name: w}).svg()  # ElementTree raises if the SVG is broken
+    shown = " ".join(svg_texts(svg))
+    for part in name.replace("\t", "\ufffd").split("\n"):
+        assert part in shown
+
+
+# --- bad input ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("bad", "error", "message"),
+    [
+        (None, TypeError, "got None"),
+        (3.5, TypeError, r"\.item\(\)"),
+        ("loss", TypeError, "not a str"),
+        ([], ValueError, "empty list"),
+        ([torch.ones(1), 2], TypeError, "item 1"),
+    ],
+)
+def test_bad_input_gets_an_error_a_learner_understands(bad, error, message):
+    with pytest.raises(error, match=message):
+        draw(bad)
+
+
+def test_bad_options_are_refused():
+    y = chain(2)
+    with pytest.raises(ValueError, match="max_nodes"):
+        draw(y, max_nodes=0)
+    with pytest.raises(ValueError, match="direction"):
+        draw(y, direction="sideways")
+
+
+# --- no references kept ------------------------------------------------------------------------
+
+# Run as a notebook cell runs: at module level, where the variables are the namespace's globals.
+# (Inside a function, CPython before 3.13 keeps a snapshot of the function's locals in its frame
+# once anything reads them, until the function returns or reads them again.)
+NOTEBOOK_CELL = """
+b, w, x, u, v, a = relu_example()
+refs = [weakref.ref(t) for t in (b, w, x, u, v, a)]
+kept = {keep}(a, show_saved=True)
+del b, w, x, u, v, a
+gc.collect()
+alive_with_it = [ref() is not None for ref in refs]
+del kept
+gc.collect()
+alive_without_it = [ref() is not None for ref in refs]
+"""
+
+
+def run_cell(keep: str) -> dict:
+    namespace = {"relu_example": relu_example, "weakref": weakref, "gc": gc, keep: globals()[keep]}
+    exec(NOTEBOOK_CELL.format(keep=keep), namespace)
+    return namespace
+
+
+def test_drawing_keeps_no_reference_to_the_tensors():
+    cell = run_cell("draw")
+    assert cell["alive_with_it"] == [False] * 6
+
+
+def test_dropping_the_model_releases_the_tensors():
+    cell = run_cell("build")
+    assert cell["alive_with_it"][1]  # the model holds the Nodes, and AccumulateGrad holds w
+    assert cell["alive_without_it"] == [False] * 6
+
+
+# --- rendering ---------------------------------------------------------------------------------
+
+
+def test_notebook_display_is_an_svg_that_scales_and_is_readable():
+    b, w, x, u, v, a = relu_example()
+    bundle = draw(a)._repr_mimebundle_()
+    root = ElementTree.fromstring(bundle["image/svg+xml"])
+    assert root.get("viewBox")  # lets JupyterLab scale the picture down instead of clipping it
+    assert root.get("width").endswith("pt")
+    sizes = [float(text.get("font-size")) for text in root.iter(f"{SVG}text")]
+    assert sizes and min(sizes) >= 12
+
+
+def test_save_writes_the_format_its_suffix_names(tmp_path):
+    drawing = draw(chain(2))
+    assert drawing.save(tmp_path / "g.dot").read_text() == drawing.source
+    assert "<svg" in drawing.save(tmp_path / "g.svg").read_text()
+    assert drawing.save(tmp_path / "g.png").read_bytes().startswith(b"\x89PNG")
+    with pytest.raises(ValueError, match=r"\.svg, \.png or \.dot"):
+        drawing.save(tmp_path / "g.jpg")
+
+
+@pytest.fixture
+def without_pygraphviz(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pygraphviz", None)  # `import pygraphviz` now fails
+
+
+def test_without_pygraphviz_the_graphviz_package_renders(without_pygraphviz, monkeypatch):
+    graphviz_package = pytest.importorskip("graphviz")
+    piped = []
+
+    def pipe(self, format):
+        piped.append((self.source, format))
+        return b"<svg>rendered by dot</svg>"
+
+    monkeypatch.setattr(graphviz_package.Source, "pipe", pipe)
+    drawing = draw(chain(2))
+    assert drawing.svg() == "<svg>rendered by dot</svg>"
+    assert piped == [(drawing.source, "svg")]
+
+
+@pytest.mark.skipif(
+    __import__("shutil").which("dot") is None, reason="the Graphviz dot program is not installed"
+)
+def test_without_pygraphviz_the_dot_program_renders_for_real(without_pygraphviz):
+    b, w, x, u, v, a = relu_example()
+    assert "MulBackward0" in svg_texts(draw(a).svg())
+
+
+def test_without_any_engine_the_error_names_both_fixes(without_pygraphviz, monkeypatch, tmp_path):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no dot program anywhere
+    drawing = draw(chain(2))
+    with pytest.raises(GraphvizNotFound) as error:
+        drawing.svg()
+    assert "pip install pygraphviz" in str(error.value)
+    assert "install graphviz" in str(error.value)
+    assert "TanhBackward0" in drawing.source  # nothing lost: the DOT text is there
+
+
+def test_notebook_outputs_stay_clean_when_a_cell_draws():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    draw_cell = (
+        "import torch\nfrom helpers.graph import draw\n"
+        "w = torch.tensor(2.0, requires_grad=True)\ndraw(w * 3)"
+    )
+    # ipykernel forwards what C libraries write to the process's stderr from a thread, so it can
+    # land in the next cell: give it one, and time to arrive. It stops forwarding when it sees
+    # PYTEST_CURRENT_TEST, so the kernel starts without it, as a learner's kernel does.
+    later_cell = "import time\ntime.sleep(1)"
+    cells = [nbformat.v4.new_code_cell(code) for code in (draw_cell, later_cell)]
+    notebook = nbformat.v4.new_notebook(cells=cells)
+    environment = {k: v for k, v in os.environ.items() if k != "PYTEST_CURRENT_TEST"}
+    client = nbclient.NotebookClient(notebook, timeout=120, kernel_name="python3")
+    client.execute(env=environment)
+    outputs = [output for cell in notebook.cells for output in cell.outputs]
+    assert [output.output_type for output in outputs] == ["execute_result"]
+    assert "image/svg+xml" in outputs[0].data

@@ -1,0 +1,303 @@
+"""Tables and pictures of a backward pass recorded by `helpers.backward.trace`.
+
+    >>> steps = trace(a)
+    >>> steps                      # a table: step, node, gradients in, gradients out
+    >>> step_through(steps)        # the graph once per step, with a slider in JupyterLab
+
+In each picture (drawn by `helpers.graph`, arrows following the gradients) the node that runs is
+outlined in red, and every gradient sent so far is written in red on the arrow it travelled along.
+Without widgets (a static HTML page, GitHub) the pictures stand in a row, one per step.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import re
+import sys
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import torch
+from torch.autograd.graph import Node
+
+from helpers import graph
+from helpers._graph_model import describe
+from helpers.backward import Step, Trace
+
+__all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
+
+# Beyond this many steps the pictures are too many and too crowded to read: the table stays.
+MAX_FRAMES = 40
+# A table longer than this shows its first and last rows only.
+MAX_ROWS = 60
+HEADERS = ("step", "node", "gradients in", "gradients out")
+# Inline styles: a notebook's HTML output has no stylesheet of its own. Where they are stripped
+# (GitHub), the pictures simply stand one below the other.
+ROW_STYLE = "style='display:flex;gap:24px;overflow-x:auto;align-items:flex-start'"
+CELL_STYLE = "style='text-align:left'"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+Names = Mapping[str, torch.Tensor] | Iterable[tuple[str, torch.Tensor]] | None
+NamePairs = list[tuple[str, torch.Tensor]]
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+def table_text(trace: Trace, names: Names = None) -> str:
+    """The trace as a plain-text table, one line per step. ``names`` as in `helpers.graph.draw`."""
+    return _text(_rows(trace, _names(names)))
+
+
+def table_html(trace: Trace, names: Names = None) -> str:
+    """The trace as an HTML table, one row per step. ``names`` as in `helpers.graph.draw`."""
+    return _html_table(_rows(trace, _names(names)))
+
+
+def _text(rows: list[tuple[str, ...]]) -> str:
+    rows = [HEADERS, *_shown(rows)]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(HEADERS))]
+    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def _html_table(rows: list[tuple[str, ...]]) -> str:
+    def row_html(cells: Iterable[str], tag: str) -> str:
+        return (
+            "<tr>"
+            + "".join(f"<{tag} {CELL_STYLE}>{html.escape(c)}</{tag}>" for c in cells)
+            + "</tr>"
+        )
+
+    body = "".join(row_html(row, "td") for row in _shown(rows))
+    return f"<table><thead>{row_html(HEADERS, 'th')}</thead><tbody>{body}</tbody></table>"
+
+
+def _rows(trace: Trace, named: NamePairs) -> list[tuple[str, str, str, str]]:
+    """Each step as table cells: number, node, gradients in, gradients out and where they went."""
+    leaf_names = _leaf_names(trace, named)
+    step_of = {step.node: number for number, step in enumerate(trace, start=1)}
+
+    def label(node: Node) -> str:
+        name = _type_name(node)
+        return f"{name} of {leaf_names[node]}" if node in leaf_names else name
+
+    def sent(step: Step) -> str:
+        if step.name == "AccumulateGrad":
+            return f"added to {leaf_names.get(step.node, 'the leaf')}.grad"
+        if not step.sent:
+            return "nothing: no input needs a gradient"
+        return ", ".join(
+            f"{_value(g)} → {label(node)}" + (f" (step {step_of[node]})" if node in step_of else "")
+            for node, g in step.sent
+        )
+
+    rows = []
+    for number, step in enumerate(trace, start=1):
+        received = ", ".join(_value(g) for g in step.grads_in)
+        rows.append((str(number), label(step.node), received, sent(step)))
+    return rows
+
+
+def _shown(rows: list) -> list:
+    """All rows, or the first and last ones with a row saying how many are left out."""
+    if len(rows) <= MAX_ROWS:
+        return rows
+    last = 9  # rows kept from the end; one more row says how many are left out
+    head, tail = rows[: MAX_ROWS - last - 1], rows[-last:]
+    left_out = len(rows) - len(head) - len(tail)
+    return [*head, ("…", f"{left_out} more steps", "", ""), *tail]
+
+
+def _leaf_names(trace: Trace, named: NamePairs) -> dict[Node, str]:
+    """The name of the leaf behind each AccumulateGrad node, as `helpers.graph` names it."""
+    boxes = graph.build(trace.output, named, show_grads=False).nodes
+    return {box.fn: box.title for box in boxes if hasattr(box.fn, "variable") and box.title}
+
+
+# --- the pictures ------------------------------------------------------------------------------
+
+
+def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Drawing]:
+    """One picture per step: the node that runs outlined, the gradients sent so far on the arrows.
+
+    ``options`` go to `helpers.graph.draw`; by default the arrows follow the gradients
+    (``direction="backward"``) and the leaves' final ``.grad`` is left out (``show_grads=False``).
+    """
+    return _frames(trace, _names(names), options)
+
+
+def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[graph.Drawing]:
+    options = {"direction": "backward", "show_grads": False, **options}
+    # Every edge carries its label in every frame, blank until its gradient has travelled: with
+    # room kept for each label, Graphviz lays every frame out alike and nothing jumps.
+    final = _edge_labels(trace)
+    drawings, ran = [], set()
+    for step in trace:
+        ran.add(step.node)
+        labels = {edge: text if edge[0] in ran else _blank(text) for edge, text in final.items()}
+        drawings.append(
+            graph.draw(trace.output, named, highlight=step.node, edge_labels=labels, **options)
+        )
+    return drawings
+
+
+def _edge_labels(trace: Trace) -> dict[tuple[Node, Node], str]:
+    """The gradient each edge carried, keyed ``(node, next node)`` as `helpers.graph` wants."""
+    values: dict[tuple[Node, Node], list[str]] = {}
+    for step in trace:
+        for node, g in step.sent:
+            values.setdefault((step.node, node), []).append(_value(g))
+    # Two arrows can join the same pair of nodes (x * x); they share a label.
+    return {edge: v[0] if len(set(v)) == 1 else ", ".join(v) for edge, v in values.items()}
+
+
+def _blank(text: str) -> str:
+    """Spaces about as wide as ``text``: in the pictures' fonts, a space is half a digit wide."""
+    return " " * sum(1 if character in " ,.-[]()" else 2 for character in text)
+
+
+class StepThrough:
+    """The pictures of a trace: a slider picks the step where widgets work (JupyterLab, Colab);
+    elsewhere (a static HTML page, GitHub) all pictures show, in a row. As text: the table."""
+
+    def __init__(self, trace: Trace, names: Names = None, **options: Any) -> None:
+        named = _names(names)
+        self.rows = _rows(trace, named)
+        self.pictures: list[str] = []  # one SVG text per step, or none for a long trace
+        self.note = ""
+        if len(trace) <= MAX_FRAMES:
+            drawings = _frames(trace, named, options)
+            self.pictures = [drawing.svg() for drawing in drawings]
+        else:
+            self.note = (
+                f"This backward pass ran {len(trace)} nodes; pictures are drawn for at most "
+                f"{MAX_FRAMES}, beyond which they cannot be read. The table lists every step."
+            )
+        self._widget = None
+
+    def __len__(self) -> int:
+        return len(self.pictures)
+
+    def __repr__(self) -> str:
+        table = _text(self.rows)
+        return f"{self.note}\n{table}" if self.note else table
+
+    def frame_html(self, index: int) -> str:
+        """Step ``index + 1`` as the slider shows it: a caption, then the picture (inline SVG)."""
+        return self._figure(index, _inline_svg(self.pictures[index]))
+
+    def static_html(self) -> str:
+        """Every picture in one row that scrolls sideways (or the table, for a long trace)."""
+        if not self.pictures:
+            return f"<p>{html.escape(self.note)}</p>{_html_table(self.rows)}"
+        # Images, not inline SVG: JupyterLab strips inline SVG from the HTML of a notebook it does
+        # not trust yet (one opened before running it), and keeps images.
+        figures = "".join(self._figure(i, _image(svg)) for i, svg in enumerate(self.pictures))
+        return f"<div {ROW_STYLE}>{figures}</div>"
+
+    def _figure(self, index: int, picture: str) -> str:
+        number, node, received, sent = (html.escape(cell) for cell in self.rows[index])
+        caption = (
+            f"<b>Step {number} of {len(self.rows)}: {node}</b><br>in: {received}<br>out: {sent}"
+        )
+        # As wide as the picture, so that the caption wraps instead of widening the figure.
+        style = f"style='margin:0;flex:none;width:{_width(self.pictures[index])}'"
+        return f"<figure {style}><figcaption>{caption}</figcaption>{picture}</figure>"
+
+    def widget(self):
+        """The slider and the picture it selects, as ipywidgets (None without ipywidgets)."""
+        if self._widget is None and self.pictures:
+            self._widget = _slider(self)
+        return self._widget
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        # A notebook stores every part: JupyterLab shows the widget, a static page the HTML.
+        # nbval compares the text and the HTML, which are the same on every run; it skips the
+        # widget's part, whose model id changes.
+        bundle: dict[str, Any] = {"text/plain": repr(self), "text/html": self.static_html()}
+        widget = self.widget()
+        if widget is not None:
+            view = widget._repr_mimebundle_()
+            bundle[WIDGET_VIEW] = view[WIDGET_VIEW]
+        return bundle
+
+
+def step_through(trace: Trace, names: Names = None, **options: Any) -> StepThrough:
+    """Show a trace one step at a time: a slider (and a play button) in JupyterLab, every
+    picture in a row elsewhere. ``names`` and ``options`` are those of `helpers.graph.draw`."""
+    return StepThrough(trace, names, **options)
+
+
+def _slider(view: StepThrough):
+    try:
+        import ipywidgets as widgets
+    except ImportError:
+        return None
+    last = len(view.pictures)
+    slider = widgets.IntSlider(value=1, min=1, max=last, description="step")
+    play = widgets.Play(value=1, min=1, max=last, interval=1500, description="play")
+    widgets.jslink((play, "value"), (slider, "value"))
+    picture = widgets.HTML(view.frame_html(0))
+
+    def show(change: dict) -> None:
+        picture.value = view.frame_html(change["new"] - 1)
+
+    slider.observe(show, names="value")
+    return widgets.VBox([widgets.HBox([play, slider]), picture])
+
+
+# --- small pieces ------------------------------------------------------------------------------
+
+
+def _value(g: torch.Tensor | None) -> str:
+    return "None" if g is None else describe(g)
+
+
+def _type_name(node: Node) -> str:
+    return node.name().removeprefix("torch::autograd::")
+
+
+def _inline_svg(svg: str) -> str:
+    # Graphviz starts with an XML declaration and a DOCTYPE, which do not belong inside HTML.
+    return svg[svg.index("<svg") :].strip()
+
+
+def _image(svg: str) -> str:
+    source = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+    return f"<img src='{source}' alt='the autograd graph' style='width:{_width(svg)}'>"
+
+
+def _width(svg: str) -> str:
+    """The width Graphviz gave an SVG picture, e.g. "189pt"."""
+    match = re.search(r'<svg[^>]*\swidth="([^"]+)"', svg)
+    return match.group(1) if match else "auto"
+
+
+def _names(names: Names) -> NamePairs:
+    """The names given, then the notebook's variables.
+
+    `helpers.graph` finds the variables of the code that calls it, which is the notebook when a
+    cell calls `step_through`. When IPython shows a `Trace` by itself, the caller is IPython, so
+    the notebook's variables are looked up in IPython's namespace instead.
+    """
+    given = list(names.items()) if isinstance(names, Mapping) else list(names or [])
+    return given + _notebook_variables()
+
+
+def _notebook_variables() -> NamePairs:
+    """Tensors (and modules' parameters) in IPython's namespace, named as `helpers.graph` does."""
+    ipython_module = sys.modules.get("IPython")
+    shell = ipython_module.get_ipython() if ipython_module is not None else None
+    if shell is None:
+        return []
+    found: NamePairs = []
+    for name, value in shell.user_ns.items():
+        if name.startswith("_"):  # IPython's _, _1, _i1 ... hold old outputs, not names
+            continue
+        if isinstance(value, torch.Tensor):
+            found.append((name, value))
+        elif isinstance(value, torch.nn.Module):
+            found.extend((f"{name}.{part}", p) for part, p in value.named_parameters())
+    return sorted(found, key=lambda pair: (len(pair[0]), pair[0]))

@@ -1,0 +1,532 @@
+"""Specification of helpers.backward: `grad` computes what torch.autograd.grad computes, by hand,
+and `trace` records exactly what PyTorch's engine ran."""
+
+import sys
+
+import pytest
+import torch
+from torch import nn
+from torch.autograd.graph import get_gradient_edge
+from torch.profiler import profile
+
+from helpers import backward
+from helpers.backward import grad, trace
+
+# --- graphs to differentiate: each builder returns a fresh (output, inputs) --------------------
+
+
+class MyReLU(torch.autograd.Function):
+    """The custom ReLU of notebook 06."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clamp(min=0)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * (x > 0)
+
+
+class ScaleAndShift(torch.autograd.Function):
+    """A custom Function with non-tensor arguments and a tensor argument that needs no grad."""
+
+    @staticmethod
+    def forward(ctx, x, factor, shift, power):
+        ctx.save_for_backward(x)
+        ctx.factor, ctx.power = factor, power
+        return factor * x**power + shift
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        return grad_output * ctx.factor * ctx.power * x ** (ctx.power - 1), None, None, None
+
+
+class TwoOutputs(torch.autograd.Function):
+    """A custom Function with two outputs; PyTorch hands its backward zeros for an unused one."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2, x * 3
+
+    @staticmethod
+    def backward(ctx, grad_double, grad_triple):
+        return grad_double * 2 + grad_triple * 3
+
+
+def relu_example():
+    w = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
+    x = torch.tensor([3.0, 1.0, 2.0])
+    b = torch.tensor(0.5, requires_grad=True)
+    return torch.relu(w @ x + b), [w, b]
+
+
+def shared_subexpression():
+    x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    return (x * x + torch.sin(x) * x).sum(), [x]
+
+
+def two_layer_network():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(4, 8), nn.Tanh(), nn.Linear(8, 1))
+    inputs, targets = torch.randn(16, 4), torch.randn(16, 1)
+    return nn.functional.mse_loss(model(inputs), targets), list(model.parameters())
+
+
+def custom_relu_network():
+    torch.manual_seed(1)
+    w1, w2 = torch.randn(4, 6, requires_grad=True), torch.randn(6, 1, requires_grad=True)
+    x = torch.randn(10, 4)
+    return MyReLU.apply(x @ w1).mm(w2).pow(2).mean(), [w1, w2]
+
+
+def custom_function_with_non_tensor_arguments():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    shift = torch.tensor([0.1, 0.2, 0.3])  # a tensor argument that does not require grad
+    return ScaleAndShift.apply(x, 2.5, shift, 3).sum(), [x]
+
+
+def custom_function_with_an_unused_output():
+    x = torch.tensor([1.0, -1.0], requires_grad=True)
+    double, _ = TwoOutputs.apply(x)
+    return (double**2).sum(), [x]
+
+
+def views_and_indexing():
+    x = torch.arange(12.0).reshape(4, 3).requires_grad_()
+    corner = x.t()[1:, :2]
+    return (corner * corner).sum() + x[2, 1] * 3 + x.view(12)[5] ** 2, [x]
+
+
+def in_place_write_into_a_view():
+    x = torch.arange(6.0).requires_grad_()
+    h = x * 1
+    h[0] = h[4] * 2  # a CopySlices node
+    return (h**2).sum(), [x]
+
+
+def node_with_several_outputs_partly_used():
+    x = torch.tensor([1.0, 2.0, 3.0, 4.0], requires_grad=True)
+    first, _, third, _ = x.unbind()
+    return first * third, [x]
+
+
+def broadcast_and_mixed_dtypes():
+    w = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    b = torch.tensor([0.5], requires_grad=True)
+    scale = torch.tensor([[2.0], [3.0]], dtype=torch.float64, requires_grad=True)
+    return ((w + b) * scale).sum(), [w, b, scale]
+
+
+def non_leaf_inputs():
+    x = torch.tensor([0.3, 0.7], requires_grad=True)
+    hidden = x * 2
+    return hidden.sin().sum() + x.prod(), [hidden, x]
+
+
+def second_output_of_a_node_as_input():
+    x = torch.tensor([2.0, 5.0], requires_grad=True)
+    first, second = x.unbind()
+    return first * second**2, [second, x]
+
+
+def unused_inputs():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    unused = torch.tensor(3.0, requires_grad=True)
+    return (x**2).sum(), [x, unused]
+
+
+def chain_of_2000_nodes():
+    x = torch.tensor([0.1, 0.2], requires_grad=True)
+    h = x
+    for _ in range(1999):
+        h = torch.sin(h)
+    return h.sum(), [x]
+
+
+GRAPHS = [
+    relu_example,
+    shared_subexpression,
+    two_layer_network,
+    custom_relu_network,
+    custom_function_with_non_tensor_arguments,
+    custom_function_with_an_unused_output,
+    views_and_indexing,
+    in_place_write_into_a_view,
+    node_with_several_outputs_partly_used,
+    broadcast_and_mixed_dtypes,
+    non_leaf_inputs,
+    second_output_of_a_node_as_input,
+    unused_inputs,
+    chain_of_2000_nodes,
+]
+
+
+def assert_same_gradients(ours, pytorchs):
+    assert len(ours) == len(pytorchs)
+    for mine, theirs in zip(ours, pytorchs, strict=True):
+        if theirs is None:
+            assert mine is None
+        else:
+            torch.testing.assert_close(mine, theirs)  # also checks shape and dtype
+
+
+# --- grad: the by-hand engine ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("build", GRAPHS, ids=lambda build: build.__name__)
+def test_grad_equals_torch_autograd_grad(build):
+    output, inputs = build()
+    expected = torch.autograd.grad(output, inputs, retain_graph=True, allow_unused=True)
+    assert_same_gradients(grad(output, inputs), expected)
+
+
+def test_grad_returns_none_for_an_input_that_does_not_influence_the_output():
+    output, (x, unused) = unused_inputs()
+    gradient_of_x, gradient_of_unused = grad(output, [x, unused])
+    assert gradient_of_x is not None and gradient_of_unused is None
+
+
+def test_grad_with_grad_output_for_a_non_scalar_output():
+    x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
+    y = x**2
+    weights = torch.tensor([1.0, 0.0, -1.0])
+    assert_same_gradients(grad(y, [x], weights), torch.autograd.grad(y, [x], weights))
+
+
+def test_grad_accepts_a_single_tensor_as_inputs():
+    output, (w, _) = relu_example()
+    assert_same_gradients(grad(output, w), torch.autograd.grad(output, [w]))
+
+
+def test_grad_of_an_output_with_respect_to_itself_is_the_seed():
+    output, _ = relu_example()
+    assert_same_gradients(grad(output, [output]), (torch.tensor(1.0),))
+
+
+def test_grad_leaves_every_grad_untouched():
+    output, (w, b) = relu_example()
+    w.grad = torch.tensor([7.0, 7.0, 7.0])
+    before = w.grad
+    grad(output, [w, b])
+    assert w.grad is before and torch.equal(w.grad, torch.tensor([7.0, 7.0, 7.0]))
+    assert b.grad is None
+
+
+def test_grad_does_not_call_pytorchs_engine(monkeypatch):
+    def forbidden(*args, **kwargs):
+        raise AssertionError("the by-hand engine called PyTorch's engine")
+
+    output, inputs = two_layer_network()
+    expected = torch.autograd.grad(output, inputs, retain_graph=True)
+    monkeypatch.setattr(torch.autograd, "grad", forbidden)
+    monkeypatch.setattr(torch.autograd, "backward", forbidden)
+    monkeypatch.setattr(torch.Tensor, "backward", forbidden)
+    assert_same_gradients(grad(output, inputs), expected)
+
+
+def test_grad_does_not_record_a_graph_of_its_own():
+    output, inputs = relu_example()
+    assert all(not g.requires_grad for g in grad(output, inputs))
+
+
+def test_grad_runs_each_node_once_and_only_those_leading_to_an_inputs():
+    calls = []
+
+    class Counted(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, label):
+            ctx.label = label
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            calls.append(ctx.label)
+            return grad_output, None
+
+    x = torch.tensor(2.0, requires_grad=True)
+    other = torch.tensor(3.0, requires_grad=True)
+    shared = Counted.apply(x, "shared")
+    output = shared * shared + Counted.apply(other, "other branch")
+    grad(output, [x])
+    assert calls == ["shared"]
+
+
+def test_grad_walks_a_long_chain_without_recursion():
+    output, inputs = chain_of_2000_nodes()
+    assert sys.getrecursionlimit() < 2000  # a recursive walk would fail on this graph
+    assert grad(output, inputs)[0] is not None
+
+
+def test_grad_leaves_the_graph_usable_afterwards():
+    output, inputs = relu_example()
+    grad(output, inputs)
+    assert_same_gradients(grad(output, inputs), torch.autograd.grad(output, inputs))
+
+
+# --- trace: a record of PyTorch's engine -------------------------------------------------------
+
+
+def pytorchs_own_order(run_backward):
+    """(name, sequence number) of each node the engine evaluated, as its profiler saw them."""
+    with profile() as profiler:
+        run_backward()
+    prefix = "autograd::engine::evaluate_function: "
+    events = [e for e in profiler.events() if e.name.startswith(prefix)]
+    events.sort(key=lambda e: e.time_range.start)
+    return [(e.name.removeprefix(prefix), e.sequence_nr % 2**64) for e in events]
+
+
+def all_nodes(output):
+    nodes, to_visit = set(), [get_gradient_edge(output).node]
+    while to_visit:
+        node = to_visit.pop()
+        if node is not None and node not in nodes:
+            nodes.add(node)
+            to_visit.extend(next_node for next_node, _ in node.next_functions)
+    return nodes
+
+
+TRACED_GRAPHS = [g for g in GRAPHS if g is not chain_of_2000_nodes]
+
+
+@pytest.mark.parametrize("build", TRACED_GRAPHS, ids=lambda build: build.__name__)
+def test_trace_lists_the_nodes_the_profiler_saw_the_engine_run_in_the_same_order(build):
+    output, _ = build()
+    steps = []
+    expected = pytorchs_own_order(lambda: steps.extend(trace(output)))
+    assert [(s.node.name(), s.node._sequence_nr()) for s in steps] == expected
+
+
+@pytest.mark.parametrize("build", TRACED_GRAPHS, ids=lambda build: build.__name__)
+def test_trace_order_is_the_order_independent_hooks_see(build):
+    output, _ = build()
+    seen = []
+    handles = [
+        node.register_prehook(lambda grads, node=node: seen.append(node))
+        for node in all_nodes(output)
+    ]
+    steps = trace(output)
+    for handle in handles:
+        handle.remove()
+    assert [step.node for step in steps] == seen
+
+
+@pytest.mark.parametrize("build", TRACED_GRAPHS, ids=lambda build: build.__name__)
+def test_trace_lists_each_node_once_after_every_node_that_feeds_it(build):
+    output, _ = build()
+    steps = trace(output)
+    position = {step.node: i for i, step in enumerate(steps)}
+    assert len(position) == len(steps)
+    for step in steps:
+        for next_node, _ in step.sent:
+            if next_node in position:
+                assert position[step.node] < position[next_node]
+
+
+def test_trace_includes_the_accumulate_grad_node_of_every_leaf():
+    output, (w, b) = relu_example()
+    steps = trace(output)
+    leaf_nodes = [step.node for step in steps if step.name == "AccumulateGrad"]
+    assert {node.variable for node in leaf_nodes} == {w, b} and len(leaf_nodes) == 2
+
+
+@pytest.mark.parametrize("build", TRACED_GRAPHS, ids=lambda build: build.__name__)
+def test_trace_leaves_the_same_grads_as_a_plain_backward(build):
+    output, inputs = build()
+    trace(output)
+    expected_output, expected_inputs = build()
+    expected_output.backward()
+    for traced, plain in zip(inputs, expected_inputs, strict=True):
+        if plain.is_leaf:
+            assert_same_gradients((traced.grad,), (plain.grad,))
+
+
+def test_trace_adds_into_existing_grads_like_backward():
+    output, (w, _) = relu_example()
+    w.grad = torch.ones(3)
+    trace(output)
+    torch.testing.assert_close(w.grad, torch.tensor([4.0, 2.0, 3.0]))
+
+
+def test_trace_records_what_each_node_received_and_sent():
+    output, (w, b) = relu_example()  # relu(w @ x + b) with x = [3, 1, 2]
+    steps = trace(output)
+    names = [step.name for step in steps]
+    assert names[0] == "ReluBackward0"
+    dot = steps[names.index("DotBackward0")]
+    torch.testing.assert_close(dot.grads_in, (torch.tensor(1.0),))
+    # the gradient for w goes to w's AccumulateGrad; x needs none, so its entry is None
+    torch.testing.assert_close(dot.grads_out[0], torch.tensor([3.0, 1.0, 2.0]))
+    assert dot.grads_out[1] is None and dot.node.next_functions[1][0] is None
+    w_step = next(s for s in steps if s.name == "AccumulateGrad" and s.node.variable is w)
+    torch.testing.assert_close(w_step.grads_in, (w.grad,))
+    assert w_step.grads_out == () and w_step.sent == []
+
+
+def test_trace_shows_gradients_from_two_consumers_arriving_summed_at_one_node():
+    output, (x,) = shared_subexpression()  # x * x + sin(x) * x: three edges into x's node
+    steps = trace(output)
+    x_node = get_gradient_edge(x).node
+    sent_to_x = [g for step in steps for node, g in step.sent if node is x_node]
+    (x_step,) = [step for step in steps if step.node is x_node]
+    assert len(sent_to_x) == 4  # two from x * x, one from sin(x) * x, one from sin's own node
+    torch.testing.assert_close(x_step.grads_in[0], sum(sent_to_x))
+
+
+def test_trace_of_a_non_scalar_output_starts_from_grad_output():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    steps = trace(x * 3, grad_output=torch.tensor([1.0, -1.0]))
+    torch.testing.assert_close(steps[0].grads_in, (torch.tensor([1.0, -1.0]),))
+    torch.testing.assert_close(x.grad, torch.tensor([3.0, -3.0]))
+
+
+def test_trace_is_a_sequence_of_steps():
+    output, _ = relu_example()
+    steps = trace(output)
+    assert len(steps) == 5 and len(list(steps)) == 5  # relu, add, dot, and the leaves w and b
+    assert steps[-1] is list(steps)[-1] and steps.output is output
+
+
+def test_trace_keeps_detached_copies_that_later_backward_passes_do_not_change():
+    output, (w, _) = relu_example()
+    first = trace(output, retain_graph=True)
+    trace(output)  # accumulates into w.grad again
+    w_step = next(s for s in first if s.name == "AccumulateGrad" and s.node.variable is w)
+    torch.testing.assert_close(w_step.grads_in[0], torch.tensor([3.0, 1.0, 2.0]))
+    assert not w_step.grads_in[0].requires_grad
+    torch.testing.assert_close(w.grad, torch.tensor([6.0, 2.0, 4.0]))
+
+
+def code_of_helpers_backward_that_runs_during(run):
+    """Names of helpers.backward functions called while `run()` runs."""
+    called = []
+
+    def watch(frame, event, arg):
+        if event == "call" and frame.f_code.co_filename == backward.__file__:
+            called.append(frame.f_code.co_name)
+
+    sys.setprofile(watch)
+    try:
+        run()
+    finally:
+        sys.setprofile(None)
+    return called
+
+
+def test_trace_removes_its_hooks_afterwards():
+    output, _ = relu_example()
+    trace(output, retain_graph=True)
+    assert code_of_helpers_backward_that_runs_during(output.backward) == []
+
+
+def test_trace_removes_its_hooks_when_the_backward_pass_raises():
+    class FailsOnce(torch.autograd.Function):
+        failed = False
+
+        @staticmethod
+        def forward(ctx, x):
+            return x * 1
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            if not FailsOnce.failed:
+                FailsOnce.failed = True
+                raise ValueError("boom")
+            return grad_output
+
+    x = torch.tensor(1.0, requires_grad=True)
+    output = FailsOnce.apply(x) * 2
+    with pytest.raises(ValueError, match="boom"):
+        trace(output, retain_graph=True)
+    assert code_of_helpers_backward_that_runs_during(output.backward) == []
+
+
+# --- misuse ------------------------------------------------------------------------------------
+
+
+def run_trace(output, inputs, grad_output=None):
+    return trace(output, grad_output)
+
+
+BOTH = [pytest.param(run_trace, id="trace"), pytest.param(grad, id="grad")]
+
+
+@pytest.mark.parametrize("run", BOTH)
+def test_a_non_scalar_output_without_grad_output_is_refused(run):
+    x = torch.ones(3, requires_grad=True)
+    with pytest.raises(ValueError, match=r"shape \(3,\).*grad_output=.*output\.sum\(\)"):
+        run(x * 2, [x])
+
+
+@pytest.mark.parametrize("run", BOTH)
+def test_grad_output_of_the_wrong_shape_is_refused(run):
+    x = torch.ones(3, requires_grad=True)
+    with pytest.raises(ValueError, match=r"grad_output must be a tensor of output's shape \(3,\)"):
+        run(x * 2, [x], torch.ones(2))
+
+
+@pytest.mark.parametrize("run", BOTH)
+def test_an_output_that_does_not_require_grad_is_refused(run):
+    x = torch.ones(3, requires_grad=True)
+    with torch.no_grad():
+        output = (x * 2).sum()
+    with pytest.raises(ValueError, match="does not require grad.*requires_grad=True"):
+        run(output, [x])
+
+
+@pytest.mark.parametrize("run", BOTH)
+def test_a_graph_freed_by_an_earlier_backward_is_refused_with_advice(run):
+    output, inputs = relu_example()
+    output.backward()
+    with pytest.raises(RuntimeError, match="already used by a backward pass.*retain_graph=True"):
+        run(output, inputs)
+
+
+def test_trace_removes_its_hooks_when_the_graph_was_freed():
+    output, _ = relu_example()
+    output.backward()
+    with pytest.raises(RuntimeError, match="retain_graph=True"):
+        trace(output)
+
+    def backward_again():  # the engine runs the first node's pre-hooks before it fails
+        with pytest.raises(RuntimeError):
+            output.backward()
+
+    assert code_of_helpers_backward_that_runs_during(backward_again) == []
+
+
+@pytest.mark.parametrize("run", BOTH)
+def test_an_output_that_is_not_a_tensor_is_refused(run):
+    with pytest.raises(TypeError, match="output must be a tensor, got float"):
+        run(1.0, [])
+
+
+def test_grad_refuses_an_input_that_does_not_require_grad():
+    output, (w, _) = relu_example()
+    with pytest.raises(ValueError, match=r"inputs\[1\] does not require grad"):
+        grad(output, [w, torch.ones(3)])
+
+
+def test_grad_refuses_an_input_that_is_not_a_tensor():
+    output, (w, _) = relu_example()
+    with pytest.raises(TypeError, match=r"inputs\[1\] must be a tensor, got list"):
+        grad(output, [w, [1.0]])
+
+
+def test_grad_reports_a_custom_backward_returning_too_few_gradients():
+    class Forgetful(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x, y):
+            return x * y
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            return grad_output
+
+    x = torch.tensor(2.0, requires_grad=True)
+    output = Forgetful.apply(x, torch.tensor(3.0))
+    with pytest.raises(RuntimeError, match="returned 1 gradients, but forward took 2 arguments"):
+        grad(output, [x])

@@ -1,0 +1,304 @@
+"""Specification of helpers.backward_view: the table and the pictures of a traced backward pass."""
+
+import base64
+import re
+import sys
+import types
+
+import nbformat
+import pygraphviz
+import pytest
+import torch
+from nbclient import NotebookClient
+
+from helpers import backward_view, graph
+from helpers.backward import trace
+from helpers.backward_view import (
+    MAX_FRAMES,
+    frames,
+    step_through,
+    table_html,
+    table_text,
+)
+
+
+def neuron():
+    """relu(w * x + b) with w = 2, x = 3, b = 1: the neuron of notebook 03."""
+    w = torch.tensor(2.0, requires_grad=True)
+    b = torch.tensor(1.0, requires_grad=True)
+    x = torch.tensor(3.0)
+    return torch.relu(w * x + b), w, b
+
+
+def chain(length):
+    x = torch.tensor([0.1, 0.2], requires_grad=True)
+    h = x
+    for _ in range(length - 2):  # plus SumBackward0 and x's AccumulateGrad
+        h = torch.sin(h)
+    return h.sum()
+
+
+@pytest.fixture
+def draw_calls(monkeypatch):
+    """The keyword arguments of every helpers.graph.draw call (which still draws)."""
+    calls = []
+    real_draw = graph.draw
+
+    def spy(*args, **kwargs):
+        calls.append(kwargs)
+        return real_draw(*args, **kwargs)
+
+    monkeypatch.setattr(graph, "draw", spy)
+    return calls
+
+
+# --- the table ---------------------------------------------------------------------------------
+
+
+def test_table_lists_each_step_with_its_node_and_the_gradients_in_and_out():
+    a, w, b = neuron()
+    assert table_text(trace(a)) == "\n".join(
+        [
+            "step  node                 gradients in  gradients out",
+            "1     ReluBackward0        1.0           1.0 → AddBackward0 (step 2)",
+            "2     AddBackward0         1.0           1.0 → MulBackward0 (step 4), "
+            "1.0 → AccumulateGrad of b (step 3)",
+            "3     AccumulateGrad of b  1.0           added to b.grad",
+            "4     MulBackward0         1.0           3.0 → AccumulateGrad of w (step 5)",
+            "5     AccumulateGrad of w  3.0           added to w.grad",
+        ]
+    )
+
+
+def test_table_names_leaves_as_given_before_the_callers_variables():
+    a, w, b = neuron()
+    text = table_text(trace(a), names={"weight": w})
+    assert "AccumulateGrad of weight" in text and "added to weight.grad" in text
+    assert "AccumulateGrad of b" in text
+
+
+def test_table_without_names_says_accumulate_grad_and_the_leaf():
+    steps = trace(neuron()[0])  # the leaves are not variables here
+    assert "AccumulateGrad  " in table_text(steps) and "added to the leaf.grad" in table_text(steps)
+
+
+def test_table_writes_gradients_with_four_significant_digits_and_none_as_none():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    first, second = x.unbind()
+    steps = trace(first / 3)  # the unbind node receives nothing for `second`
+    text = table_text(steps)
+    assert "0.3333 → UnbindBackward0" in text
+    assert re.search(r"UnbindBackward0\s+0.3333, None\s", text)
+
+
+def test_table_of_a_long_trace_shows_its_ends_and_how_many_steps_are_left_out():
+    text = table_text(trace(chain(200)))
+    lines = text.splitlines()
+    assert len(lines) == 1 + backward_view.MAX_ROWS  # the header, then rows and the "…" row
+    assert re.search(r"^…\s+141 more steps$", text, re.MULTILINE)
+    assert re.match(r"200\s+AccumulateGrad\s", lines[-1])
+
+
+def test_table_html_is_a_table_with_a_header_and_escaped_cells():
+    a, w, b = neuron()
+    markup = table_html(trace(a), names={"<w>": w})
+    assert markup.startswith("<table><thead><tr><th")
+    assert markup.count("<tr>") == 1 + 5
+    assert "AccumulateGrad of &lt;w&gt;" in markup and "<w>" not in markup
+
+
+def test_a_trace_shows_itself_as_the_table():
+    a, w, b = neuron()
+    steps = trace(a)
+    assert repr(steps) == table_text(steps)
+    assert steps._repr_html_() == table_html(steps)
+
+
+def test_a_trace_shown_by_ipython_takes_names_from_the_notebooks_namespace(monkeypatch):
+    a, w, b = neuron()
+    steps = trace(a)
+    shell = types.SimpleNamespace(user_ns={"weight": w, "bias": b, "_": w})
+    fake_ipython = types.SimpleNamespace(get_ipython=lambda: shell)
+    monkeypatch.setitem(sys.modules, "IPython", fake_ipython)
+
+    def shown_by_ipython():  # no variables of its own, like IPython's display machinery
+        return repr(steps)
+
+    del w, b
+    text = shown_by_ipython()
+    assert "AccumulateGrad of weight" in text and "AccumulateGrad of bias" in text
+
+
+def test_names_given_win_over_the_notebooks_namespace(monkeypatch):
+    a, w, b = neuron()
+    steps = trace(a)
+    shell = types.SimpleNamespace(user_ns={"weight": w})
+    monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
+    assert "AccumulateGrad of given" in table_text(steps, names={"given": w})
+
+
+# --- the pictures ------------------------------------------------------------------------------
+
+
+def test_frames_draw_one_picture_per_step_highlighting_the_node_that_runs(draw_calls):
+    a, w, b = neuron()
+    steps = trace(a)
+    drawings = frames(steps)
+    assert len(drawings) == len(steps) == len(draw_calls)
+    assert [call["highlight"] for call in draw_calls] == [step.node for step in steps]
+
+
+def visible(labels):
+    return {edge: text for edge, text in labels.items() if text.strip()}
+
+
+def test_frames_write_every_gradient_sent_so_far_on_the_edge_it_travelled(draw_calls):
+    a, w, b = neuron()
+    steps = trace(a)
+    frames(steps)
+    relu, add, b_node, mul, w_node = (step.node for step in steps)
+    assert visible(draw_calls[0]["edge_labels"]) == {(relu, add): "1.0"}
+    assert visible(draw_calls[1]["edge_labels"]) == {
+        (relu, add): "1.0",
+        (add, mul): "1.0",
+        (add, b_node): "1.0",
+    }
+    assert visible(draw_calls[4]["edge_labels"])[(mul, w_node)] == "3.0"
+    assert "label=<3.0>" in frames(trace(neuron()[0]))[-1].source
+
+
+def test_frames_keep_room_for_labels_to_come_so_the_layout_stays_put(draw_calls):
+    x = torch.tensor([0.5, -1.0, 2.0], requires_grad=True)
+    drawings = frames(trace((x * x + torch.sin(x) * x).sum()))
+    assert all(
+        call["edge_labels"].keys() == draw_calls[-1]["edge_labels"].keys() for call in draw_calls
+    )
+
+    def centres(drawing):  # where Graphviz puts each box, in points
+        layout = pygraphviz.AGraph(string=drawing.source)
+        layout.layout(prog="dot")
+        return {node: tuple(map(float, node.attr["pos"].split(","))) for node in layout.nodes()}
+
+    last = centres(drawings[-1])
+    assert len(last) == 7  # y, four operations, sin, x
+    for drawing in drawings:
+        for box, (x_position, y_position) in centres(drawing).items():
+            assert abs(x_position - last[box][0]) + abs(y_position - last[box][1]) < 10
+
+
+def test_frames_label_the_two_arrows_of_x_times_x_with_what_each_carried(draw_calls):
+    x = torch.tensor(2.0, requires_grad=True)
+    steps = trace(x * x)
+    frames(steps)
+    mul, x_node = steps[0].node, steps[1].node
+    assert visible(draw_calls[-1]["edge_labels"]) == {(mul, x_node): "2.0"}
+
+
+def test_frames_follow_the_gradients_and_leave_out_the_final_grads_unless_told(draw_calls):
+    a, w, b = neuron()
+    steps = trace(a)
+    frames(steps)
+    frames(steps, direction="forward", show_grads=True)
+    assert (draw_calls[0]["direction"], draw_calls[0]["show_grads"]) == ("backward", False)
+    assert (draw_calls[-1]["direction"], draw_calls[-1]["show_grads"]) == ("forward", True)
+
+
+def test_frames_name_boxes_after_the_callers_variables():
+    a, w, b = neuron()
+    source = frames(trace(a))[0].source
+    assert "<B>w</B>" in source and "<B>b</B>" in source
+
+
+# --- stepping through ---------------------------------------------------------------------------
+
+
+def test_step_through_is_a_widget_with_a_static_picture_strip_and_the_table_as_text():
+    a, w, b = neuron()
+    steps = trace(a)
+    view = step_through(steps)
+    bundle = view._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html", "application/vnd.jupyter.widget-view+json"}
+    assert bundle["text/plain"] == table_text(steps)
+    pictures = re.findall(r"<img src='data:image/svg\+xml;base64,([^']+)'", bundle["text/html"])
+    assert bundle["text/html"].count("<figure") == len(pictures) == 5
+    assert base64.b64decode(pictures[2]).decode() == frames(steps)[2].svg()
+
+
+def test_each_picture_has_a_caption_with_the_step_node_and_gradients():
+    a, w, b = neuron()
+    view = step_through(trace(a))
+    frame = view.frame_html(4)
+    assert "<b>Step 5 of 5: AccumulateGrad of w</b><br>in: 3.0<br>out: added to w.grad" in frame
+    assert re.search(r"<figure style='[^']*width:\d+pt'>", frame)
+
+
+def test_moving_the_slider_shows_the_picture_of_that_step():
+    a, w, b = neuron()
+    view = step_through(trace(a))
+    controls, picture = view.widget().children
+    play, slider = controls.children
+    assert (slider.min, slider.max, play.max) == (1, 5, 5)
+    assert picture.value == view.frame_html(0)
+    assert picture.value.count("<svg") == 1 and "<?xml" not in picture.value  # inline SVG
+    slider.value = 4
+    assert picture.value == view.frame_html(3)
+
+
+def test_step_through_shows_the_same_text_and_html_on_every_run():
+    def shown():
+        a, w, b = neuron()
+        bundle = step_through(trace(a))._repr_mimebundle_()
+        return bundle["text/plain"], bundle["text/html"]
+
+    first, second = shown(), shown()
+    assert first == second
+    assert not re.search(r"0x[0-9a-fA-F]{6,}", first[0] + first[1])  # no memory addresses
+
+
+def test_a_long_trace_is_shown_as_the_table_with_a_note_and_no_pictures(draw_calls):
+    steps = trace(chain(MAX_FRAMES + 1))
+    view = step_through(steps)
+    bundle = view._repr_mimebundle_()
+    assert draw_calls == [] and len(view) == 0 and view.widget() is None
+    assert set(bundle) == {"text/plain", "text/html"}
+    assert bundle["text/plain"].startswith(f"This backward pass ran {MAX_FRAMES + 1} nodes")
+    assert f"pictures are drawn for at most {MAX_FRAMES}" in bundle["text/html"]
+    assert "<table>" in bundle["text/html"]
+
+
+def test_without_ipywidgets_step_through_shows_the_picture_strip(monkeypatch):
+    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # makes `import ipywidgets` fail
+    a, w, b = neuron()
+    bundle = step_through(trace(a))._repr_mimebundle_()
+    assert set(bundle) == {"text/plain", "text/html"}
+    assert bundle["text/html"].count("<figure") == 5
+
+
+def test_in_a_notebook_the_stored_outputs_are_the_same_on_every_run(tmp_path):
+    """What nbval compares (every output but the widget's model id) does not change between runs."""
+    source = (
+        "import torch\n"
+        "from helpers.backward import trace\n"
+        "from helpers.backward_view import step_through\n"
+        "w = torch.tensor(2.0, requires_grad=True)\n"
+        "b = torch.tensor(1.0, requires_grad=True)\n"
+        "a = torch.relu(w * 3.0 + b)\n"
+        "steps = trace(a)"
+    )
+
+    def outputs():
+        notebook = nbformat.v4.new_notebook()
+        cells = (source, "steps", "step_through(steps)")
+        notebook.cells = [nbformat.v4.new_code_cell(cell) for cell in cells]
+        resources = {"metadata": {"path": str(tmp_path)}}
+        NotebookClient(notebook, kernel_name="python3", timeout=120, resources=resources).execute()
+        return [cell.outputs for cell in notebook.cells]
+
+    first, second = outputs(), outputs()
+    widget = "application/vnd.jupyter.widget-view+json"
+    stepping = first[2][0]["data"]
+    assert {"text/plain", "text/html", widget} <= set(stepping)
+    for run in (first, second):
+        run[2][0]["data"].pop(widget)
+    assert first == second
+    assert "AccumulateGrad of w" in first[1][0]["data"]["text/plain"]

@@ -378,13 +378,16 @@ def _edge_line(edge: GraphEdge, direction: str, labels: dict[tuple[str, str], st
         attributes.append(f'style=dashed, dir=none, color="{BORDER}"')
     elif edge.kind == "summary":
         attributes.append("style=dashed")
-    if edge.slot is not None:
+    text = labels.get(edge.autograd_edge) if edge.autograd_edge else None
+    if text is not None:
+        # With a label on the edge, the slot goes in front of it: Graphviz places head and tail
+        # labels without regard to edge labels, and on parallel edges (x * x) they overlap.
+        slot = "" if edge.slot is None else f'<FONT COLOR="{NOTE_COLOUR}">{edge.slot}: </FONT>'
+        attributes.append(f'label=<{slot}{_html(text)}>, fontcolor="{GRAD_COLOUR}"')
+    elif edge.slot is not None:
         # The slot belongs to the op's end of the arrow: the head going forward, the tail back.
         end = "headlabel" if forward else "taillabel"
         attributes.append(f'{end}="{edge.slot}"')
-    text = labels.get(edge.autograd_edge) if edge.autograd_edge else None
-    if text is not None:
-        attributes.append(f'label=<{_html(text)}>, fontcolor="{GRAD_COLOUR}"')
     suffix = f" [{', '.join(attributes)}]" if attributes else ""
     return f"  {tail} -> {head}{suffix};"
 

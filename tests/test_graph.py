@@ -406,8 +406,21 @@ def test_edge_labels_are_written_on_the_arrow_between_two_nodes():
     source = draw(a, edge_labels={(add, mul): "grad 1.0"}).source
     u_to_add = f"{box(build(a), 'u').id} -> {box(build(a), 'AddBackward0').id}"
     line = next(line for line in source.splitlines() if u_to_add in line)
-    assert "label=<grad 1.0>" in line
+    assert "grad 1.0>" in line and "label=<" in line
     assert draw(a, edge_labels={(mul, add): "grad 1.0"}).source == source  # either order
+
+
+def test_edge_label_carries_the_input_slot_so_parallel_edges_do_not_collide():
+    x = torch.tensor(3.0, requires_grad=True)
+    y = x * x
+    mul = y.grad_fn
+    accumulate_x = mul.next_functions[0][0]  # both slots of x * x lead to x's AccumulateGrad
+    source = draw(y, edge_labels={(mul, accumulate_x): "6.0"}).source
+    labelled = [line for line in source.splitlines() if "6.0" in line]
+    assert len(labelled) == 2
+    assert any("0: </FONT>6.0" in line for line in labelled)
+    assert any("1: </FONT>6.0" in line for line in labelled)
+    assert not any("headlabel" in line or "taillabel" in line for line in labelled)
 
 
 def test_edge_labels_for_unjoined_nodes_raise():
@@ -422,8 +435,8 @@ def test_edge_labels_on_nodes_cut_off_by_max_nodes_are_ignored():
     for _ in range(20):
         deep = deep.next_functions[0][0]
     key = (deep, deep.next_functions[0][0])
-    assert "label=<hidden>" not in draw(y, max_nodes=5, edge_labels={key: "hidden"}).source
-    assert "label=<hidden>" in draw(y, max_nodes=None, edge_labels={key: "hidden"}).source
+    assert "hidden>" not in draw(y, max_nodes=5, edge_labels={key: "hidden"}).source
+    assert "hidden>" in draw(y, max_nodes=None, edge_labels={key: "hidden"}).source
 
 
 # --- large graphs ------------------------------------------------------------------------------

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import base64
 import html
-import re
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -202,9 +201,14 @@ class StepThrough:
         caption = (
             f"<b>Step {number} of {len(self.rows)}: {node}</b><br>in: {received}<br>out: {sent}"
         )
-        # As wide as the picture, so that the caption wraps instead of widening the figure.
-        style = f"style='margin:0;flex:none;width:{_width(self.pictures[index])}'"
-        return f"<figure {style}><figcaption>{caption}</figcaption>{picture}</figure>"
+        # A table's caption is as wide as the table: the caption wraps to the picture's width
+        # instead of widening the figure, with no size written into the page (sizes depend on
+        # the machine's fonts, and the stored page is compared by nbval).
+        return (
+            "<figure style='margin:0;flex:none;display:table'>"
+            f"<figcaption style='display:table-caption;caption-side:top'>{caption}</figcaption>"
+            f"{picture}</figure>"
+        )
 
     def widget(self):
         """The slider and the picture it selects, as ipywidgets (None without ipywidgets)."""
@@ -266,13 +270,7 @@ def _inline_svg(svg: str) -> str:
 
 def _image(svg: str) -> str:
     source = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
-    return f"<img src='{source}' alt='the autograd graph' style='width:{_width(svg)}'>"
-
-
-def _width(svg: str) -> str:
-    """The width Graphviz gave an SVG picture, e.g. "189pt"."""
-    match = re.search(r'<svg[^>]*\swidth="([^"]+)"', svg)
-    return match.group(1) if match else "auto"
+    return f"<img src='{source}' alt='the autograd graph'>"
 
 
 def _names(names: Names) -> NamePairs:

@@ -1,0 +1,328 @@
+"""Loss curves: a picture of finished training runs, or one that redraws itself while a loop trains.
+
+    plot_losses(losses)                                  # one run: a list with one loss per step
+    plot_losses({"built-in": losses_a, "custom": losses_b})  # several runs, with a legend
+
+    with LiveLossPlot() as live:
+        for step in range(500):
+            ...
+            live.update(step, loss.item())
+
+Both draw the loss on a log-scale axis by default, because a loss that falls from 1e7 to 1e-5
+is a straight-ish line there and an L-shaped corner on a linear axis.
+
+The live plot takes one place in the cell at the first step and redraws the picture there, in
+place, through an IPython display handle, rather than clearing the cell's output (which piles
+outputs up in a saved notebook). When the loop ends that place holds exactly one figure, the
+final curve, above anything the loop printed. Outside a notebook nothing is shown and
+``live.figure`` simply holds the curve, so scripts and tests run headless.
+"""
+
+from __future__ import annotations
+
+import io
+import math
+import numbers
+import reprlib
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from types import TracebackType
+from typing import Any
+
+import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.figure import Figure
+
+__all__ = ["LiveLossPlot", "plot_losses"]
+
+FIGURE_SIZE = (6.0, 3.5)  # inches: 600 x 350 pixels at matplotlib's default 100 dpi
+# Runs that are compared often coincide, which is the point of comparing them; a different
+# line style per run keeps a dashed curve visible on top of a solid one.
+_LINE_STYLES = ("-", "--", ":", "-.")
+# Drawing a picture takes time the loop does not spend training. After each redraw the live plot
+# waits long enough that redrawing stays below this share of the loop's time.
+_MAX_REDRAW_SHARE = 0.05
+# The clock the live plot throttles by; a module attribute so that tests can replace it.
+_clock = time.perf_counter
+
+Curve = tuple[list[int], list[float]]  # the steps and the loss at each step
+
+
+def plot_losses(
+    losses: Iterable[float] | Mapping[str, Iterable[float]],
+    *,
+    steps: Sequence[int] | None = None,
+    title: str | None = None,
+    log_y: bool = True,
+    ax: Axes | None = None,
+) -> Figure:
+    """Draw loss curves: one run (a list of losses) or several (a dict name -> list of losses).
+
+    Step ``i`` of the x axis is the ``i``-th loss unless ``steps`` gives the step of each loss
+    (for losses recorded every 10 steps, say). Several runs get a legend and each its own line
+    style, so curves that coincide stay visible. Pass ``ax`` to draw into axes of your own.
+
+    The figure is returned rather than left open in pyplot: ending a notebook cell with
+    ``plot_losses(...)`` shows it exactly once; in a script, call ``.savefig(path)`` on it.
+    """
+    runs = _as_runs(losses, steps)
+    if log_y:
+        _require_positive(runs)
+    if ax is None:
+        figure, ax = plt.subplots(figsize=FIGURE_SIZE, layout="constrained")
+        # Left open, the inline backend would show the figure a second time at the end of the cell.
+        plt.close(figure)
+    for index, (name, (x, y)) in enumerate(runs.items()):
+        ax.plot(x, y, linestyle=_LINE_STYLES[index % len(_LINE_STYLES)], label=name or None)
+    _label_axes(ax, title, log_y)
+    if isinstance(losses, Mapping):
+        ax.legend()
+    return ax.figure
+
+
+class LiveLossPlot:
+    """A loss curve that redraws itself, in place, while a training loop runs.
+
+    Use it in a ``with`` block, so that the final curve is drawn even if the loop stops early::
+
+        with LiveLossPlot(title="two-layer net") as live:
+            for step in range(500):
+                ...
+                live.update(step, loss.item())
+
+    In a notebook the first step puts a line of text where the picture will be, so the curve
+    stays above what the loop prints. Redraws are throttled by the wall clock. The first waits
+    ``every_seconds`` (a loop that ends sooner is drawn once, at the end). After each one the
+    loop trains for ``every_seconds``, or for 20 times as long as that redraw took if that is
+    longer, so that redrawing costs a long loop at most about 5% of its time. ``steps`` and
+    ``losses`` hold what was recorded, ``redraws`` counts the pictures drawn, and ``figure`` is
+    the matplotlib figure.
+    """
+
+    def __init__(
+        self, *, title: str | None = None, log_y: bool = True, every_seconds: float = 0.5
+    ) -> None:
+        if isinstance(every_seconds, bool) or not isinstance(every_seconds, numbers.Real):
+            raise TypeError(f"every_seconds must be a number of seconds, got {every_seconds!r}.")
+        if not every_seconds >= 0:
+            raise ValueError(f"every_seconds must be 0 or more, got {every_seconds!r}.")
+        self.log_y = log_y
+        self.every_seconds = float(every_seconds)
+        self.steps: list[int] = []
+        self.losses: list[float] = []
+        self.redraws = 0
+        # A figure outside pyplot: the inline backend never shows it on its own, so the cell
+        # holds only the picture this class displays.
+        self.figure = Figure(figsize=FIGURE_SIZE)
+        FigureCanvasAgg(self.figure)
+        # Fixed margins, wide enough for the labels: an automatic layout would double the time
+        # of every redraw.
+        self.figure.subplots_adjust(left=0.13, right=0.97, bottom=0.14, top=0.9 if title else 0.94)
+        self._axes = self.figure.add_subplot()
+        (self._line,) = self._axes.plot([], [])
+        _label_axes(self._axes, title, log_y)
+        self._display = _notebook_display()
+        self._handle: Any = None  # the IPython display handle of the picture's place in the cell
+        self._next_redraw: float | None = None
+        self._finished = False
+
+    def update(self, step: int, loss: float) -> None:
+        """Record the loss at ``step`` (use ``loss.item()``); redraw if it is time to."""
+        if self._finished:
+            raise RuntimeError(
+                "This live plot is finished: its final curve is drawn. "
+                "Create a new LiveLossPlot for a new training run."
+            )
+        step = _as_step(step, previous=self.steps[-1] if self.steps else None)
+        value = _as_loss(loss, f"at step {step}")
+        if self.log_y and value <= 0:
+            raise ValueError(_not_positive_message(step, value, ""))
+        self.steps.append(step)
+        self.losses.append(value)
+        now = _clock()
+        if self._next_redraw is None:
+            if self._display is not None:
+                self._reserve_place()
+            self._next_redraw = now + self.every_seconds
+        elif now >= self._next_redraw:
+            self._redraw()
+
+    def finish(self) -> None:
+        """Draw the final curve; the ``with`` block calls this. Calling it again does nothing."""
+        if not self._finished and self.steps:
+            self._redraw()
+        self._finished = True
+
+    def __enter__(self) -> LiveLossPlot:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        # Also when the loop raised or was interrupted: the curve so far is worth seeing.
+        self.finish()
+
+    def _redraw(self) -> None:
+        started = _clock()
+        self._line.set_data(self.steps, self.losses)
+        self._axes.relim()
+        self._axes.autoscale_view()
+        if self._display is not None:
+            self._show()
+        self.redraws += 1
+        ended = _clock()
+        self._next_redraw = ended + max(self.every_seconds, (ended - started) / _MAX_REDRAW_SHARE)
+
+    def _reserve_place(self) -> None:
+        from IPython.display import Pretty
+
+        # A line of text takes the picture's place in the cell at the first step, so that the
+        # curve sits above whatever the loop prints, however late the first picture comes.
+        placeholder = Pretty("(the loss curve is drawn here while the loop runs)")
+        self._handle = self._display(placeholder, display_id=True)
+
+    def _show(self) -> None:
+        from IPython.display import Image
+
+        # Rendered here, not by IPython's figure formatter: that formatter only exists once
+        # pyplot has loaded the inline backend, and it renders twice to crop the picture.
+        buffer = io.BytesIO()
+        self.figure.savefig(buffer, format="png")
+        self._handle.update(Image(data=buffer.getvalue(), format="png"))
+
+
+def _notebook_display() -> Any:
+    """IPython's ``display`` when running in a notebook kernel (Jupyter, Colab), else None."""
+    try:
+        from IPython import get_ipython
+        from IPython.display import display
+    except ImportError:
+        return None
+    shell = get_ipython()
+    # A terminal IPython has a shell but no kernel, and cannot show pictures.
+    if shell is None or getattr(shell, "kernel", None) is None:
+        return None
+    return display
+
+
+def _label_axes(ax: Axes, title: str | None, log_y: bool) -> None:
+    ax.set_xlabel("step")
+    if log_y:
+        ax.set_yscale("log")
+        ax.set_ylabel("loss (log scale)")
+    else:
+        ax.set_ylabel("loss")
+    if title:
+        ax.set_title(title)
+    ax.grid(True, alpha=0.3)
+
+
+def _as_runs(
+    losses: Iterable[float] | Mapping[str, Iterable[float]], steps: Sequence[int] | None
+) -> dict[str, Curve]:
+    """Check the input of plot_losses; one run gets the empty name."""
+    if isinstance(losses, Mapping):
+        if not losses:
+            raise ValueError(
+                "There is nothing to plot: the dict of runs is empty. "
+                "Give at least one run, e.g. {'training': losses}."
+            )
+        return {
+            str(name): _as_curve(values, steps, f" of run {name!r}")
+            for name, values in losses.items()
+        }
+    return {"": _as_curve(losses, steps, "")}
+
+
+def _as_curve(values: Any, steps: Sequence[int] | None, run: str) -> Curve:
+    try:
+        if isinstance(values, (str, bytes)):
+            raise TypeError
+        values = list(values)
+    except TypeError:
+        raise TypeError(
+            f"Expected a list of losses{run}, got {reprlib.repr(values)} "
+            f"({type(values).__name__}). Collect one number per step: losses.append(loss.item())."
+        ) from None
+    if not values:
+        raise ValueError(
+            f"There is nothing to plot: the list of losses{run} is empty. "
+            "Did the training loop run, and append loss.item() at each step?"
+        )
+    if steps is None:
+        x = list(range(len(values)))
+    else:
+        x = []
+        for step in steps:
+            x.append(_as_step(step, previous=x[-1] if x else None))
+    if len(x) != len(values):
+        raise ValueError(
+            f"There are {len(values)} losses{run} but {len(x)} steps: "
+            "give exactly one step per loss."
+        )
+    return x, [
+        _as_loss(value, f"at step {step}{run}") for step, value in zip(x, values, strict=True)
+    ]
+
+
+def _as_step(step: Any, previous: int | None) -> int:
+    if isinstance(step, bool) or not isinstance(step, numbers.Integral):
+        raise TypeError(
+            f"A step must be a whole number such as 0, 1, 2, ..., got {reprlib.repr(step)} "
+            f"({type(step).__name__})."
+        )
+    if previous is not None and step <= previous:
+        raise ValueError(
+            f"Steps must increase, but step {step} comes after step {previous}. "
+            "Count steps with one counter for the whole run."
+        )
+    return int(step)
+
+
+def _as_loss(value: Any, where: str) -> float:
+    """One loss as a float; a one-element tensor or array is unwrapped as ``.item()`` would."""
+    if hasattr(value, "item") and not isinstance(value, numbers.Real):
+        try:
+            value = value.item()
+        except (RuntimeError, ValueError):
+            raise TypeError(
+                f"The loss {where} is a tensor or array of several numbers; a loss is one number "
+                "per step. Record loss.item() after computing the (summed) loss."
+            ) from None
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        several_runs = (
+            " To plot several runs, pass a dict: {'run a': losses_a, 'run b': losses_b}."
+            if isinstance(value, (list, tuple))
+            else ""
+        )
+        raise TypeError(
+            f"The loss {where} is {reprlib.repr(value)} ({type(value).__name__}), not a number. "
+            f"Record numbers, e.g. losses.append(loss.item()).{several_runs}"
+        )
+    number = float(value)
+    if not math.isfinite(number):
+        raise ValueError(
+            f"The loss {where} is {number}, which cannot be drawn. A loss of nan or inf means "
+            "the training diverged: try a smaller learning rate."
+        )
+    return number
+
+
+def _require_positive(runs: dict[str, Curve]) -> None:
+    for name, (x, y) in runs.items():
+        for step, value in zip(x, y, strict=True):
+            if value <= 0:
+                raise ValueError(
+                    _not_positive_message(step, value, f" of run {name!r}" if name else "")
+                )
+
+
+def _not_positive_message(step: int, value: float, run: str) -> str:
+    return (
+        f"The loss at step {step}{run} is {value:g}, and a log-scale axis cannot show zero or "
+        "negative values. Pass log_y=False to draw a linear axis."
+    )

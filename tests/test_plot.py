@@ -1,0 +1,414 @@
+"""helpers.plot: static loss curves, the live plot's throttling, and what a notebook cell keeps."""
+
+import math
+from itertools import pairwise
+
+import matplotlib.pyplot as plt
+import nbformat
+import numpy as np
+import pytest
+import torch
+from nbclient import NotebookClient
+
+import helpers.plot
+from helpers.plot import LiveLossPlot, plot_losses
+
+FALLING = [1000.0, 100.0, 10.0, 1.0, 0.1]
+
+
+def drawn_lines(figure):
+    return figure.axes[0].get_lines()
+
+
+# --- plot_losses: what is drawn ------------------------------------------------------------
+
+
+def test_one_run_is_drawn_against_its_step_numbers():
+    (line,) = drawn_lines(plot_losses(FALLING))
+    assert list(line.get_xdata()) == [0, 1, 2, 3, 4]
+    assert list(line.get_ydata()) == FALLING
+
+
+def test_the_loss_axis_is_log_scale_by_default_and_both_axes_are_labelled():
+    axes = plot_losses(FALLING).axes[0]
+    assert axes.get_yscale() == "log"
+    assert axes.get_xlabel() == "step"
+    assert axes.get_ylabel() == "loss (log scale)"
+
+
+def test_log_y_false_draws_a_linear_loss_axis():
+    axes = plot_losses(FALLING, log_y=False).axes[0]
+    assert axes.get_yscale() == "linear" and axes.get_ylabel() == "loss"
+
+
+def test_one_run_has_no_legend():
+    assert plot_losses(FALLING).axes[0].get_legend() is None
+
+
+def test_several_runs_get_a_legend_with_their_names():
+    legend = plot_losses({"built-in": FALLING, "custom": FALLING}).axes[0].get_legend()
+    assert [text.get_text() for text in legend.get_texts()] == ["built-in", "custom"]
+
+
+def test_several_runs_get_different_line_styles_so_coinciding_curves_stay_visible():
+    lines = drawn_lines(plot_losses({"a": FALLING, "b": FALLING, "c": FALLING}))
+    assert len({line.get_linestyle() for line in lines}) == 3
+
+
+def test_steps_place_each_loss_at_its_own_step():
+    (line,) = drawn_lines(plot_losses(FALLING, steps=[0, 10, 20, 30, 40]))
+    assert list(line.get_xdata()) == [0, 10, 20, 30, 40]
+
+
+def test_the_title_is_shown():
+    assert plot_losses(FALLING, title="training").axes[0].get_title() == "training"
+
+
+def test_draws_into_axes_it_is_given_and_returns_their_figure():
+    figure, axes = plt.subplots()
+    try:
+        assert plot_losses(FALLING, ax=axes) is figure
+        assert len(axes.get_lines()) == 1
+    finally:
+        plt.close(figure)
+
+
+def test_the_returned_figure_is_not_left_open_in_pyplot():
+    before = plt.get_fignums()
+    plot_losses(FALLING)
+    assert plt.get_fignums() == before
+
+
+def test_losses_may_be_tensors_and_numpy_numbers():
+    losses = [torch.tensor(4.0), np.float32(2.0), torch.tensor([1.0]), 0.5]
+    (line,) = drawn_lines(plot_losses(losses))
+    assert list(line.get_ydata()) == [4.0, 2.0, 1.0, 0.5]
+
+
+def test_a_one_dimensional_tensor_of_losses_is_one_run():
+    (line,) = drawn_lines(plot_losses(torch.tensor(FALLING)))
+    assert list(line.get_ydata()) == pytest.approx(FALLING)
+
+
+# --- plot_losses: bad input gets an error that says what to do -----------------------------
+
+
+def test_an_empty_list_is_refused_with_a_hint_about_the_training_loop():
+    with pytest.raises(ValueError, match="nothing to plot.*empty.*append loss.item"):
+        plot_losses([])
+
+
+def test_an_empty_run_in_a_dict_is_named_in_the_error():
+    with pytest.raises(ValueError, match="losses of run 'custom' is empty"):
+        plot_losses({"built-in": FALLING, "custom": []})
+
+
+def test_an_empty_dict_is_refused():
+    with pytest.raises(ValueError, match="dict of runs is empty"):
+        plot_losses({})
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
+def test_a_nan_or_infinite_loss_is_refused_as_a_diverged_training(bad):
+    with pytest.raises(ValueError, match=r"at step 2 is .*diverged.*smaller learning rate"):
+        plot_losses([1.0, 0.5, bad, 0.1])
+
+
+def test_a_non_numeric_loss_is_refused_with_its_step():
+    with pytest.raises(TypeError, match=r"at step 1 is '0.5' \(str\), not a number.*loss.item"):
+        plot_losses([1.0, "0.5"])
+
+
+def test_a_boolean_is_not_taken_for_a_loss():
+    with pytest.raises(TypeError, match="not a number"):
+        plot_losses([1.0, True])
+
+
+def test_a_list_of_lists_gets_a_hint_to_use_a_dict_for_several_runs():
+    with pytest.raises(TypeError, match="pass a dict"):
+        plot_losses([FALLING, FALLING])
+
+
+def test_a_tensor_of_several_numbers_as_one_loss_is_refused():
+    with pytest.raises(TypeError, match="several numbers.*loss.item"):
+        plot_losses([torch.ones(3)])
+
+
+@pytest.mark.parametrize("not_a_list", [3.0, "1 2 3", None])
+def test_something_that_is_not_a_list_of_losses_is_refused(not_a_list):
+    with pytest.raises(TypeError, match="Expected a list of losses"):
+        plot_losses(not_a_list)
+
+
+def test_steps_and_losses_of_different_lengths_are_refused():
+    with pytest.raises(ValueError, match="5 losses but 4 steps.*one step per loss"):
+        plot_losses(FALLING, steps=[0, 1, 2, 3])
+
+
+def test_a_run_whose_length_differs_from_steps_is_named():
+    with pytest.raises(ValueError, match="3 losses of run 'short' but 5 steps"):
+        plot_losses({"long": FALLING, "short": FALLING[:3]}, steps=[0, 1, 2, 3, 4])
+
+
+def test_steps_that_do_not_increase_are_refused():
+    with pytest.raises(ValueError, match="step 2 comes after step 5"):
+        plot_losses(FALLING, steps=[0, 5, 2, 7, 9])
+
+
+def test_steps_that_are_not_whole_numbers_are_refused():
+    with pytest.raises(TypeError, match="whole number"):
+        plot_losses(FALLING, steps=[0, 0.5, 1, 1.5, 2])
+
+
+def test_a_zero_loss_on_a_log_axis_is_refused_with_the_linear_alternative():
+    with pytest.raises(ValueError, match="step 1 of run 'a' is 0.*log_y=False"):
+        plot_losses({"a": [1.0, 0.0]})
+
+
+def test_a_zero_loss_is_drawn_on_a_linear_axis():
+    (line,) = drawn_lines(plot_losses([1.0, 0.0], log_y=False))
+    assert list(line.get_ydata()) == [1.0, 0.0]
+
+
+# --- LiveLossPlot, headless ----------------------------------------------------------------
+
+
+class FakeClock:
+    """Stands in for the wall clock; time passes only when a test says so."""
+
+    def __init__(self):
+        self.now = 100.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch):
+    fake = FakeClock()
+    monkeypatch.setattr(helpers.plot, "_clock", fake)
+    return fake
+
+
+class FakeNotebook:
+    """Stands in for IPython's display: records what is shown; showing a picture takes time."""
+
+    def __init__(self, clock, seconds_per_picture=0.0):
+        self.clock = clock
+        self.seconds_per_picture = seconds_per_picture
+        self.displayed = []  # one entry per display() call: a new output in the cell
+        self.pictures = []  # the PNG pictures shown, each replacing the last in place
+        self.shown_at = []  # when each picture started to be shown
+
+    def display(self, placeholder, display_id=False):
+        assert display_id is True, "the live plot must ask for a handle to update in place"
+        self.displayed.append(placeholder)
+        return self
+
+    def update(self, picture):
+        self.shown_at.append(self.clock.now)
+        self.clock.now += self.seconds_per_picture
+        self.pictures.append(picture)
+
+
+@pytest.fixture
+def notebook(monkeypatch, clock):
+    """Make the live plot believe it runs in a notebook whose pictures take 0.2 s to show."""
+    fake = FakeNotebook(clock, seconds_per_picture=0.2)
+    monkeypatch.setattr(helpers.plot, "_notebook_display", lambda: fake.display)
+    return fake
+
+
+def train(live, clock, steps, seconds_per_step):
+    first = live.steps[-1] + 1 if live.steps else 0
+    for step in range(first, first + steps):
+        clock.now += seconds_per_step
+        live.update(step, 1000.0 * 0.9**step)
+
+
+def test_the_live_plot_records_every_step_and_loss(clock):
+    with LiveLossPlot() as live:
+        train(live, clock, steps=3, seconds_per_step=0.01)
+    assert live.steps == [0, 1, 2]
+    assert live.losses == [1000.0, 900.0, 810.0]
+
+
+def test_the_final_curve_holds_every_step_when_the_loop_ends(clock):
+    with LiveLossPlot() as live:
+        train(live, clock, steps=50, seconds_per_step=0.1)
+    (line,) = drawn_lines(live.figure)
+    assert list(line.get_xdata()) == list(range(50))
+
+
+def test_a_loop_shorter_than_the_interval_is_drawn_once_at_the_end(clock):
+    with LiveLossPlot(every_seconds=0.5) as live:
+        train(live, clock, steps=500, seconds_per_step=0.0008)  # 0.4 s in all
+    assert live.redraws == 1
+
+
+def test_redraws_come_at_most_once_per_interval(clock):
+    with LiveLossPlot(every_seconds=0.5) as live:
+        train(live, clock, steps=100, seconds_per_step=0.05)  # 5 s in all
+    # One redraw per full half second after the first, and the final one.
+    assert live.redraws == 10
+
+
+def test_after_a_slow_picture_the_loop_trains_20_times_as_long_before_the_next(notebook):
+    with LiveLossPlot(every_seconds=0.5) as live:
+        train(live, notebook.clock, steps=4000, seconds_per_step=0.005)  # 20 s of training
+    during_the_loop = notebook.shown_at[:-1]  # the last picture is the final curve
+    gaps = [later - earlier for earlier, later in pairwise(during_the_loop)]
+    assert len(gaps) >= 2
+    assert min(gaps) >= 0.2 + 20 * 0.2
+
+
+def test_in_a_notebook_the_first_step_takes_one_place_that_every_picture_replaces(notebook):
+    with LiveLossPlot() as live:
+        live.update(0, 1.0)
+        assert len(notebook.displayed) == 1 and notebook.pictures == []
+        train(live, notebook.clock, steps=200, seconds_per_step=0.05)
+    assert len(notebook.displayed) == 1
+    assert len(notebook.pictures) == live.redraws >= 2
+
+
+def test_the_pictures_are_pngs(notebook):
+    with LiveLossPlot() as live:
+        live.update(0, 1.0)
+    assert notebook.pictures[-1].data.startswith(b"\x89PNG")
+
+
+def test_a_live_plot_with_no_steps_draws_nothing(notebook):
+    with LiveLossPlot() as live:
+        pass
+    assert live.redraws == 0 and notebook.displayed == []
+
+
+def test_the_curve_so_far_is_drawn_when_the_loop_raises(clock):
+    with pytest.raises(KeyboardInterrupt), LiveLossPlot() as live:
+        train(live, clock, steps=3, seconds_per_step=0.01)
+        raise KeyboardInterrupt
+    assert live.redraws == 1
+
+
+def test_finishing_twice_draws_once(clock):
+    live = LiveLossPlot()
+    live.update(0, 1.0)
+    live.finish()
+    live.finish()
+    assert live.redraws == 1
+
+
+def test_outside_a_notebook_nothing_is_left_open_in_pyplot(clock):
+    before = plt.get_fignums()
+    with LiveLossPlot() as live:
+        train(live, clock, steps=10, seconds_per_step=0.2)
+    assert plt.get_fignums() == before
+
+
+def test_the_live_plot_labels_its_axes_like_the_static_plot():
+    axes = LiveLossPlot(title="run").figure.axes[0]
+    assert (axes.get_xlabel(), axes.get_ylabel(), axes.get_yscale(), axes.get_title()) == (
+        "step",
+        "loss (log scale)",
+        "log",
+        "run",
+    )
+
+
+# --- LiveLossPlot: bad input ---------------------------------------------------------------
+
+
+def test_update_after_finish_is_refused_with_a_hint():
+    live = LiveLossPlot()
+    live.finish()
+    with pytest.raises(RuntimeError, match="finished.*new LiveLossPlot"):
+        live.update(0, 1.0)
+
+
+def test_a_nan_loss_in_the_live_plot_is_refused_as_a_diverged_training():
+    with pytest.raises(ValueError, match="at step 0 is nan.*diverged"):
+        LiveLossPlot().update(0, math.nan)
+
+
+def test_a_non_numeric_loss_in_the_live_plot_is_refused():
+    with pytest.raises(TypeError, match="not a number"):
+        LiveLossPlot().update(0, "1.0")
+
+
+def test_a_step_that_goes_back_is_refused():
+    live = LiveLossPlot()
+    live.update(5, 1.0)
+    with pytest.raises(ValueError, match="step 5 comes after step 5"):
+        live.update(5, 0.5)
+
+
+def test_a_zero_loss_on_the_live_log_axis_is_refused_with_the_linear_alternative():
+    with pytest.raises(ValueError, match="log_y=False"):
+        LiveLossPlot().update(0, 0.0)
+
+
+@pytest.mark.parametrize("bad", [-1.0, math.nan])
+def test_a_negative_or_nan_interval_is_refused(bad):
+    with pytest.raises(ValueError, match="every_seconds must be 0 or more"):
+        LiveLossPlot(every_seconds=bad)
+
+
+# --- In a real notebook kernel -------------------------------------------------------------
+
+LIVE_CELL = """\
+import math
+import helpers.plot
+from helpers.plot import LiveLossPlot
+
+helpers.plot._MAX_REDRAW_SHARE = math.inf  # no throttling: redraw at every step
+with LiveLossPlot(every_seconds=0) as live:
+    for step in range(10):
+        live.update(step, 10.0 ** -step)
+        print(step)
+"""
+
+
+@pytest.fixture(scope="module")
+def executed_cells():
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_code_cell(LIVE_CELL),
+        nbformat.v4.new_code_cell("live.redraws"),
+        nbformat.v4.new_code_cell("helpers.plot.plot_losses({'a': [3.0, 2.0], 'b': [3.0, 1.0]})"),
+    ]
+    NotebookClient(notebook, kernel_name="python3", timeout=120).execute()
+    return notebook.cells
+
+
+def figures(cell):
+    return [output for output in cell.outputs if "image/png" in output.get("data", {})]
+
+
+def test_a_live_plot_cell_keeps_exactly_one_figure_after_many_redraws(executed_cells):
+    live_cell, redraws, _ = executed_cells
+    # The first step only starts the clock; every later step and the end redraw.
+    assert int(redraws.outputs[0].data["text/plain"]) == 10
+    assert len(figures(live_cell)) == 1
+    assert figures(live_cell)[0].output_type == "display_data"
+
+
+def test_a_live_plot_cell_shows_its_figure_above_what_the_loop_printed(executed_cells):
+    outputs = executed_cells[0].outputs
+    assert outputs[0].output_type == "display_data" and "image/png" in outputs[0].data
+    assert all(output.output_type == "stream" for output in outputs[1:])
+
+
+def test_a_live_plot_cell_keeps_its_printed_lines(executed_cells):
+    printed = "".join(o.text for o in executed_cells[0].outputs if o.output_type == "stream")
+    assert printed.split() == [str(step) for step in range(10)]
+
+
+def test_a_live_plot_cell_stores_a_text_form_that_is_the_same_every_run(executed_cells):
+    (figure,) = figures(executed_cells[0])
+    assert figure.data["text/plain"] == "<IPython.core.display.Image object>"
+
+
+def test_a_cell_ending_in_plot_losses_shows_the_figure_once(executed_cells):
+    plot_cell = executed_cells[2]
+    assert len(figures(plot_cell)) == 1
+    assert figures(plot_cell)[0].data["text/plain"] == "<Figure size 600x350 with 1 Axes>"

@@ -288,14 +288,4 @@ def _notebook_variables() -> NamePairs:
     """Tensors (and modules' parameters) in IPython's namespace, named as `helpers.graph` does."""
     ipython_module = sys.modules.get("IPython")
     shell = ipython_module.get_ipython() if ipython_module is not None else None
-    if shell is None:
-        return []
-    found: NamePairs = []
-    for name, value in shell.user_ns.items():
-        if name.startswith("_"):  # IPython's _, _1, _i1 ... hold old outputs, not names
-            continue
-        if isinstance(value, torch.Tensor):
-            found.append((name, value))
-        elif isinstance(value, torch.nn.Module):
-            found.extend((f"{name}.{part}", p) for part, p in value.named_parameters())
-    return sorted(found, key=lambda pair: (len(pair[0]), pair[0]))
+    return [] if shell is None else graph.named_tensors(shell.user_ns)

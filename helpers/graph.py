@@ -45,6 +45,7 @@ __all__ = [
     "GraphvizNotFound",
     "build",
     "draw",
+    "named_tensors",
     "to_dot",
 ]
 
@@ -245,8 +246,7 @@ def _caller_names() -> list[tuple[str, torch.Tensor]]:
     """Tensors in the namespace of the first caller outside this package, as (name, tensor).
 
     Skipping our own frames means a helper that calls draw() (helpers.backward) still finds the
-    notebook's variables. Sorted shortest first, then alphabetically, so the choice between two
-    names for one tensor does not depend on the order in which they were assigned.
+    notebook's variables.
     """
     frame = sys._getframe(1)
     while frame is not None and _is_ours(frame.f_globals.get("__name__", "")):
@@ -255,6 +255,15 @@ def _caller_names() -> list[tuple[str, torch.Tensor]]:
         return []
     namespace = {**frame.f_globals, **frame.f_locals}  # a local shadows a global of that name
     del frame  # a frame kept alive keeps every local alive with it
+    return named_tensors(namespace)
+
+
+def named_tensors(namespace: Mapping[str, Any]) -> list[tuple[str, torch.Tensor]]:
+    """The tensors in a namespace, and the parameters of its modules (``model.weight``).
+
+    Sorted shortest name first, then alphabetically, so the choice between two names for one
+    tensor does not depend on the order in which they were assigned.
+    """
     found: list[tuple[str, torch.Tensor]] = []
     for name, value in namespace.items():
         if name.startswith("_"):  # IPython's _, _1, _i1 ... hold old outputs, not names

@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Exercise", "Verdict", "as_number", "check", "exercise", "exercises"]
+__all__ = ["Exercise", "Verdict", "as_choice", "as_number", "check", "exercise", "exercises"]
 
 
 @dataclass(frozen=True)
@@ -91,6 +91,17 @@ def as_number(answer: Any) -> float:
     if isinstance(answer, (str, bytes, bool)) or answer is None:
         raise TypeError("expected a number")
     return float(answer)
+
+
+def as_choice(answer: Any) -> str:
+    """A multiple-choice answer as one lower-case letter: "b", "B" and " b " are one choice.
+
+    Anything but a string is not a choice at all: ``TypeError``, which :func:`check` reports as
+    wrong.
+    """
+    if not isinstance(answer, str):
+        raise TypeError("expected one of the letters offered, such as 'a'")
+    return answer.strip().lower()
 
 
 def exercises() -> dict[str, Exercise]:

@@ -4,14 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from helpers.exercises import exercise
-
-
-def _choice(answer: Any) -> str:
-    # "b", "B" and " b " are the same choice; anything but a string is not a choice at all.
-    if not isinstance(answer, str):
-        raise TypeError("expected one of the letters 'a', 'b' or 'c'")
-    return answer.strip().lower()
+from helpers.exercises import as_choice, exercise
 
 
 @exercise(
@@ -25,7 +18,7 @@ def _choice(answer: Any) -> str:
     wrong_answers=("a", "c", 2, "ab"),
 )
 def _gradients_accumulate(answer: Any) -> bool:
-    return _choice(answer) == "b"
+    return as_choice(answer) == "b"
 
 
 @exercise(

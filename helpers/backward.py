@@ -160,12 +160,17 @@ def grad(
     with torch.no_grad(), _friendly_error_if_graph_freed():
         while ready:
             node = ready.pop()  # any ready node will do; PyTorch picks the most recently created
-            grads_in = arrived.pop(node)
-            for slot, position in stops.get(node, ()):
+            # Nothing arrived when every consumer sent None (a custom backward may return None
+            # for an input): then no gradient flows on from here either.
+            grads_in = arrived.pop(node, None)
+            for slot, position in stops.get(node, ()) if grads_in is not None else ():
                 found[position] = grads_in[slot]
             if not any(next_node in needed for next_node, _ in node.next_functions):
                 continue  # nothing needed beyond this input (AccumulateGrad is never run)
-            grads_out = _run(node, grads_in)
+            if grads_in is None:
+                grads_out = [None] * len(node.next_functions)
+            else:
+                grads_out = _run(node, grads_in)
             for (next_node, slot), g in zip(node.next_functions, grads_out, strict=True):
                 if next_node not in needed:
                     continue
@@ -276,6 +281,12 @@ def _seed(output: torch.Tensor, grad_output: torch.Tensor | None) -> torch.Tenso
         raise ValueError(
             f"grad_output must be a tensor of output's shape {tuple(output.shape)}, "
             f"got {_describe(grad_output)}."
+        )
+    if grad_output.device != output.device:
+        raise ValueError(
+            f"grad_output is on {grad_output.device} but output is on {output.device}. "
+            "Create it where output lives, e.g. torch.ones_like(output), or move it with "
+            ".to(output.device)."
         )
     return grad_output.detach()
 

@@ -22,7 +22,7 @@ from torch.autograd.graph import Node
 
 from helpers import graph
 from helpers._graph_model import describe
-from helpers.backward import Step, Trace
+from helpers.backward import Step, Trace, _short_name
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
 
@@ -79,7 +79,7 @@ def _rows(trace: Trace, named: NamePairs) -> list[tuple[str, str, str, str]]:
     step_of = {step.node: number for number, step in enumerate(trace, start=1)}
 
     def label(node: Node) -> str:
-        name = _type_name(node)
+        name = _short_name(node)
         return f"{name} of {leaf_names[node]}" if node in leaf_names else name
 
     def sent(step: Step) -> str:
@@ -111,7 +111,8 @@ def _shown(rows: list) -> list:
 
 def _leaf_names(trace: Trace, named: NamePairs) -> dict[Node, str]:
     """The name of the leaf behind each AccumulateGrad node, as `helpers.graph` names it."""
-    boxes = graph.build(trace.output, named, show_grads=False).nodes
+    # The whole graph: a leaf beyond draw()'s max_nodes still has its name.
+    boxes = graph.build(trace.output, named, show_grads=False, max_nodes=None).nodes
     return {box.fn: box.title for box in boxes if hasattr(box.fn, "variable") and box.title}
 
 
@@ -257,10 +258,6 @@ def _slider(view: StepThrough):
 
 def _value(g: torch.Tensor | None) -> str:
     return "None" if g is None else describe(g)
-
-
-def _type_name(node: Node) -> str:
-    return node.name().removeprefix("torch::autograd::")
 
 
 def _inline_svg(svg: str) -> str:

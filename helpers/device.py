@@ -32,10 +32,21 @@ def describe_device(device: torch.device | str) -> str:
                 "This machine has no CUDA GPU that PyTorch can use, so there is no "
                 f"{str(device)!r} to describe. Use pick_device() to get a device that exists."
             )
+        count = torch.cuda.device_count()
+        if device.index is not None and device.index >= count:
+            raise ValueError(
+                f"This machine has {count} CUDA GPU(s), numbered from 0, so there is no "
+                f"{str(device)!r}. Use 'cuda' (the current GPU) or pick_device()."
+            )
         # Without an index, get_device_name names the current GPU, which is where
         # tensors sent to plain "cuda" go.
         return f"cuda: {torch.cuda.get_device_name(device)}"
     if device.type == "mps":
+        if not torch.backends.mps.is_available():
+            raise ValueError(
+                "This machine has no Apple GPU that PyTorch can use, so there is no 'mps' to "
+                "describe. Use pick_device() to get a device that exists."
+            )
         return "mps: Apple GPU (Metal)"
     return device.type if device.index is None else str(device)
 

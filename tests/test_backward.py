@@ -56,6 +56,18 @@ class TwoOutputs(torch.autograd.Function):
         return grad_double * 2 + grad_triple * 3
 
 
+class BlocksItsInput(torch.autograd.Function):
+    """A custom Function whose backward returns None: no gradient reaches what fed it."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return None
+
+
 def relu_example():
     w = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
     x = torch.tensor([3.0, 1.0, 2.0])
@@ -138,6 +150,18 @@ def unused_inputs():
     return (x**2).sum(), [x, unused]
 
 
+def custom_backward_that_returns_none():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    u = x * 3
+    return BlocksItsInput.apply(u).sum() + x.sum(), [x, u]
+
+
+def custom_backward_that_returns_none_for_the_only_path():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    u = x * 3
+    return BlocksItsInput.apply(u).sum(), [x, u]
+
+
 def chain_of_2000_nodes():
     x = torch.tensor([0.1, 0.2], requires_grad=True)
     h = x
@@ -160,6 +184,8 @@ GRAPHS = [
     non_leaf_inputs,
     second_output_of_a_node_as_input,
     unused_inputs,
+    custom_backward_that_returns_none,
+    custom_backward_that_returns_none_for_the_only_path,
     chain_of_2000_nodes,
 ]
 
@@ -530,3 +556,11 @@ def test_grad_reports_a_custom_backward_returning_too_few_gradients():
     output = Forgetful.apply(x, torch.tensor(3.0))
     with pytest.raises(RuntimeError, match="returned 1 gradients, but forward took 2 arguments"):
         grad(output, [x])
+
+
+def test_grad_output_on_another_device_is_refused_with_the_fix():
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = x * 2
+    elsewhere = torch.ones(2, device="meta")  # stands in for a GPU tensor: no GPU here
+    with pytest.raises(ValueError, match=r"\.to\(output\.device\)"):
+        grad(y, [x], grad_output=elsewhere)

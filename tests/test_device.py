@@ -13,8 +13,9 @@ from helpers.device import describe_device, pick_device
 def fake_gpus(monkeypatch):
     """Pretend which GPUs exist; returns a function taking cuda=..., mps=..."""
 
-    def pretend(*, cuda: bool, mps: bool) -> None:
+    def pretend(*, cuda: bool, mps: bool, cuda_count: int = 2) -> None:
         monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda)
+        monkeypatch.setattr(torch.cuda, "device_count", lambda: cuda_count if cuda else 0)
         monkeypatch.setattr(torch.backends.mps, "is_available", lambda: mps)
 
     return pretend
@@ -66,8 +67,22 @@ def test_describes_a_numbered_cuda_device_by_that_gpus_name(fake_gpus, gpu_names
     assert gpu_names == [torch.device("cuda:1")]
 
 
-def test_describes_mps_as_the_apple_gpu():
+def test_a_cuda_index_beyond_the_gpus_there_are_is_refused_with_the_fix(fake_gpus, gpu_names):
+    fake_gpus(cuda=True, mps=False, cuda_count=1)
+    with pytest.raises(ValueError, match=r"1 CUDA GPU\(s\).*pick_device"):
+        describe_device("cuda:1")
+    assert gpu_names == []
+
+
+def test_describes_mps_as_the_apple_gpu(fake_gpus):
+    fake_gpus(cuda=False, mps=True)
     assert describe_device(torch.device("mps")) == "mps: Apple GPU (Metal)"
+
+
+def test_describing_mps_without_an_apple_gpu_says_there_is_none(fake_gpus):
+    fake_gpus(cuda=False, mps=False)
+    with pytest.raises(ValueError, match="no Apple GPU"):
+        describe_device("mps")
 
 
 def test_describes_cpu_in_one_word():

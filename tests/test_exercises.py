@@ -1,9 +1,10 @@
 """The check-yourself machinery, and every registered exercise against its sample answers."""
 
 import pytest
+import torch
 
 from helpers.exercises import _REGISTRY as registry
-from helpers.exercises import check, exercise, exercises
+from helpers.exercises import as_number, as_numbers, check, exercise, exercises
 
 ALL = exercises()
 
@@ -49,8 +50,27 @@ def test_registering_an_id_twice_is_refused(demo_exercise):
         exercise("99.1", "again?", "no", right_answers=(1,), wrong_answers=(2,))(bool)
 
 
-def test_verdict_html_escapes_the_message(demo_exercise):
-    assert "<b>" in check(demo_exercise, 4)._repr_html_()
+def test_verdict_html_escapes_the_message():
+    @exercise("99.2", "Is 1 < 2?", "<x> is not a tag.", right_answers=(True,), wrong_answers=(0,))
+    def is_true(answer):
+        return answer is True
+
+    try:
+        page = check("99.2", True)._repr_html_()
+    finally:
+        del registry["99.2"]
+    assert "&lt;x&gt; is not a tag." in page and "<x>" not in page
+
+
+def test_numeric_answers_may_be_numbers_lists_or_tensors_that_require_grad():
+    w = torch.tensor([2.0, 0.0], requires_grad=True)
+    assert torch.equal(as_numbers(w * 1), torch.tensor([2.0, 0.0], dtype=torch.float64))
+    assert torch.equal(as_numbers([2, 0]), as_numbers((2.0, 0.0)))
+    assert as_number(torch.tensor(33.0)) == 33.0
+    with pytest.raises(TypeError):
+        as_numbers("2, 0")
+    with pytest.raises(TypeError):
+        as_number(True)
 
 
 @pytest.mark.parametrize("exercise_id", sorted(ALL))

@@ -19,7 +19,18 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-__all__ = ["Exercise", "Verdict", "as_choice", "as_number", "check", "exercise", "exercises"]
+import torch
+
+__all__ = [
+    "Exercise",
+    "Verdict",
+    "as_choice",
+    "as_number",
+    "as_numbers",
+    "check",
+    "exercise",
+    "exercises",
+]
 
 
 @dataclass(frozen=True)
@@ -91,6 +102,20 @@ def as_number(answer: Any) -> float:
     if isinstance(answer, (str, bytes, bool)) or answer is None:
         raise TypeError("expected a number")
     return float(answer)
+
+
+def as_numbers(answer: Any) -> torch.Tensor:
+    """A numeric answer as a float64 CPU tensor: 18, [2, 0, 6] and a tensor on any device count.
+
+    A string or None is an answer of the wrong kind: ``TypeError``, which :func:`check` reports
+    as wrong.
+    """
+    if isinstance(answer, (str, bytes)) or answer is None:
+        raise TypeError("expected a number, a list of numbers or a tensor")
+    if isinstance(answer, torch.Tensor):
+        # A learner's tensor may live on a GPU (and MPS has no float64): compare on the CPU.
+        answer = answer.detach().cpu()
+    return torch.as_tensor(answer).to(torch.float64)
 
 
 def as_choice(answer: Any) -> str:

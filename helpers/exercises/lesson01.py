@@ -6,15 +6,7 @@ from typing import Any
 
 import torch
 
-from helpers.exercises import exercise
-
-
-def _as_numbers(answer: Any) -> torch.Tensor:
-    # A learner may answer 18, 18.0, [2, 0, 6] or a tensor; all become one float tensor.
-    # A string or None raises TypeError/ValueError, which check() reports as a wrong answer.
-    if isinstance(answer, (str, bytes)) or answer is None:
-        raise TypeError("expected a number, a list of numbers or a tensor")
-    return torch.as_tensor(answer, dtype=torch.float64).detach()
+from helpers.exercises import as_number, as_numbers, exercise
 
 
 @exercise(
@@ -27,8 +19,7 @@ def _as_numbers(answer: Any) -> torch.Tensor:
     wrong_answers=(6, 6.0, 0, "18"),
 )
 def _accumulated_gradient(answer: Any) -> bool:
-    numbers = _as_numbers(answer)
-    return numbers.numel() == 1 and torch.isclose(numbers.flatten()[0], torch.tensor(18.0).double())
+    return as_number(answer) == 18.0
 
 
 @exercise(
@@ -59,6 +50,6 @@ def _no_grad_result(answer: Any) -> bool:
     wrong_answers=([2, 4, 6], [1, 0, 1], 8, [2, 0]),
 )
 def _vector_jacobian_product(answer: Any) -> bool:
-    numbers = _as_numbers(answer)
+    numbers = as_numbers(answer)
     expected = torch.tensor([2.0, 0.0, 6.0], dtype=torch.float64)
     return numbers.shape == expected.shape and torch.allclose(numbers, expected)

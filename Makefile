@@ -7,7 +7,7 @@ HOST ?= 127.0.0.1
 PORT ?= 8888
 NOTEBOOKS ?=
 
-.PHONY: lab test unit nbval lint outputs html images bench clean
+.PHONY: lab test unit browser nbval lint outputs html images repository bench clean
 
 # The environment is rebuilt only when the lock or the package description changes.
 $(STAMP): requirements.lock pyproject.toml
@@ -22,8 +22,13 @@ lab: $(STAMP)
 
 test: lint unit nbval
 
+# Includes the browser test (every notebook in JupyterLab, in Chromium) and the Colab stand-in;
+# -rs prints why a test was skipped (no Chromium found outside CI, for one).
 unit: $(STAMP)
-	$(BIN)/python -m pytest -n 2 --dist loadscope tests
+	$(BIN)/python -m pytest -n 2 --dist loadscope -rs tests
+
+browser: $(STAMP)
+	$(BIN)/python -m pytest -m browser -rs tests/test_browser.py
 
 nbval: $(STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadscope --nbval --nbval-current-env \
@@ -43,8 +48,14 @@ outputs: $(STAMP)
 html: $(STAMP)
 	$(BIN)/python tools/notebooks.py html $(NOTEBOOKS)
 
+# The pictures, then the copies of them that notebooks carry as cell attachments (for Colab).
 images: $(STAMP)
 	$(BIN)/python tools/make_images.py
+	$(BIN)/python tools/attachments.py
+
+# After forking: make repository URL=https://github.com/YOU/YOUR-FORK
+repository: $(STAMP)
+	$(BIN)/python tools/set_repository.py $(URL)
 
 bench: $(STAMP)
 	$(BIN)/python -m pip install --quiet torchviz==0.0.3

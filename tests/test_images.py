@@ -29,7 +29,9 @@ def pictures_shown_by_notebooks() -> set[str]:
     for path in (ROOT / "notebooks").rglob("*.ipynb"):
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] == "markdown":
-                shown |= set(re.findall(r"images/([\w.-]+)\.png", "".join(cell["source"])))
+                shown |= set(
+                    re.findall(r"(?:images/|attachment:)([\w.-]+)\.png", "".join(cell["source"]))
+                )
     return shown
 
 

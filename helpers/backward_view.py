@@ -224,8 +224,13 @@ class StepThrough:
         bundle: dict[str, Any] = {"text/plain": repr(self), "text/html": self.static_html()}
         widget = self.widget()
         if widget is not None:
-            view = widget._repr_mimebundle_()
-            bundle[WIDGET_VIEW] = view[WIDGET_VIEW]
+            # Written out rather than asked of the widget: ipywidgets 7 (which Colab's page still
+            # runs) has no _repr_mimebundle_, and this is the view both versions understand.
+            bundle[WIDGET_VIEW] = {
+                "version_major": 2,
+                "version_minor": 0,
+                "model_id": widget.model_id,
+            }
         return bundle
 
 

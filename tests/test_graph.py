@@ -18,6 +18,7 @@ import torch
 from helpers import graph
 from helpers._graph_model import LEAF, OP, OUTPUT, SAVED, SUMMARY, TENSOR, format_number
 from helpers.graph import GraphvizNotFound, build, draw, to_dot
+from tools.make_images import relu_example
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -51,17 +52,6 @@ def titles(model: graph.Graph, kind: str) -> set[str]:
 def svg_texts(svg: str) -> list[str]:
     """The text of every <text> element: what a viewer of the SVG reads."""
     return [element.text or "" for element in ElementTree.fromstring(svg).iter(f"{SVG}text")]
-
-
-def relu_example():
-    """The lessons' seed example: a = relu(w * x + b) with b = 1, w = 2, x = 3."""
-    b = torch.tensor(1.0, requires_grad=True)
-    w = torch.tensor(2.0, requires_grad=True)
-    x = torch.tensor(3.0)
-    u = w * x
-    v = u + b
-    a = torch.relu(v)
-    return b, w, x, u, v, a
 
 
 def chain(layers: int) -> torch.Tensor:

@@ -22,19 +22,25 @@ from helpers.graph import Drawing, draw
 IMAGES = Path(__file__).resolve().parent.parent / "images"
 
 
-def relu_graph(after_backward: bool) -> Drawing:
-    """Lesson 02's example, a = relu(w * x + b) with b = 1, w = 2, x = 3.
-
-    x does not require grad, so autograd records nothing for it and the picture has no box for
-    it. After backward every gradient is shown: the leaves keep theirs, and u, v and a keep
-    theirs because retain_grad() asked for them.
-    """
+def relu_example() -> tuple[torch.Tensor, ...]:
+    """The lessons' seed example a = relu(w * x + b), b = 1, w = 2, x = 3: (b, w, x, u, v, a)."""
     b = torch.tensor(1.0, requires_grad=True)
     w = torch.tensor(2.0, requires_grad=True)
     x = torch.tensor(3.0)
     u = w * x
     v = u + b
     a = torch.relu(v)
+    return b, w, x, u, v, a
+
+
+def relu_graph(after_backward: bool) -> Drawing:
+    """Lesson 02's picture of the seed example.
+
+    x does not require grad, so autograd records nothing for it and the picture has no box for
+    it. After backward every gradient is shown: the leaves keep theirs, and u, v and a keep
+    theirs because retain_grad() asked for them.
+    """
+    b, w, x, u, v, a = relu_example()
     if after_backward:
         for tensor in (u, v, a):
             tensor.retain_grad()

@@ -388,12 +388,15 @@ def _edge_line(edge: GraphEdge, direction: str, labels: dict[tuple[str, str], st
     elif edge.kind == "summary":
         attributes.append("style=dashed")
     text = labels.get(edge.autograd_edge) if edge.autograd_edge else None
-    if edge.slot is not None or text is not None:
-        # The input slot, then the text, both in the edge's own label: Graphviz keeps room for
-        # that one, while head and tail labels land on arrowheads and on parallel edges (x * x).
-        slot = "" if edge.slot is None else str(edge.slot) + ("" if text is None else ": ")
-        slot = f'<FONT COLOR="{NOTE_COLOUR}">{slot}</FONT>' if slot else ""
-        attributes.append(f'label=<{slot}{_html(text or "")}>, fontcolor="{GRAD_COLOUR}"')
+    if text is not None:
+        # With a label on the edge, the slot goes in front of it: Graphviz places head and tail
+        # labels without regard to edge labels, and on parallel edges (x * x) they overlap.
+        slot = "" if edge.slot is None else f'<FONT COLOR="{NOTE_COLOUR}">{edge.slot}: </FONT>'
+        attributes.append(f'label=<{slot}{_html(text)}>, fontcolor="{GRAD_COLOUR}"')
+    elif edge.slot is not None:
+        # The slot belongs to the op's end of the arrow: the head going forward, the tail back.
+        end = "headlabel" if forward else "taillabel"
+        attributes.append(f'{end}="{edge.slot}"')
     suffix = f" [{', '.join(attributes)}]" if attributes else ""
     return f"  {tail} -> {head}{suffix};"
 

@@ -77,6 +77,15 @@ def live(steps):
     return plot.redraws
 
 
+def live_loop_only(steps):
+    # The loop with the live plot's updates, up to the moment the block ends: the throttled
+    # redraws, without the one final picture every variant but `plain` has to draw.
+    with LiveLossPlot() as plot:
+        started = time.perf_counter()
+        train(steps, plot.update)
+        return time.perf_counter() - started
+
+
 def seconds(variant, steps):
     started = time.perf_counter()
     variant(steps)
@@ -88,10 +97,11 @@ plain(500)  # warm up torch
 
 MEASURE = """\
 cold = seconds(live, {steps})
-times = {{"plain": [], "static": [], "live": []}}
+times = {{"plain": [], "static": [], "live": [], "live_loop": []}}
 for _ in range({rounds}):
     for name, variant in (("plain", plain), ("static", static), ("live", live)):
         times[name].append(seconds(variant, {steps}))
+    times["live_loop"].append(live_loop_only({steps}))
 print(json.dumps({{"cold": cold, "redraws": live({steps}),
                   **{{name: statistics.median(t) for name, t in times.items()}}}}))
 """
@@ -119,6 +129,7 @@ def report(steps: int, result: dict[str, float]) -> None:
     print(f"  plain   {plain:.3f} s")
     print(f"  static  {share(result['static'])}")
     print(f"  live    {share(result['live'])}, {result['redraws']} picture(s) drawn")
+    print(f"  live, loop only (before the final picture) {share(result['live_loop'])}")
     print(
         f"  live minus static: {100 * (result['live'] - result['static']) / plain:+.1f}% of plain"
     )

@@ -130,6 +130,8 @@ def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Draw
 
 def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[graph.Drawing]:
     options = {"direction": "backward", "show_grads": False, **options}
+    direction = options.pop("direction")
+    model = graph.build(trace.output, named, **options)  # one walk of the graph for every frame
     # Every edge carries its label in every frame, blank until its gradient has travelled: with
     # room kept for each label, Graphviz lays every frame out alike and nothing jumps.
     final = _edge_labels(trace)
@@ -137,9 +139,8 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     for step in trace:
         ran.add(step.node)
         labels = {edge: text if edge[0] in ran else _blank(text) for edge, text in final.items()}
-        drawings.append(
-            graph.draw(trace.output, named, highlight=step.node, edge_labels=labels, **options)
-        )
+        source = graph.to_dot(model, direction=direction, highlight=step.node, edge_labels=labels)
+        drawings.append(graph.Drawing(source))
     return drawings
 
 

@@ -40,15 +40,15 @@ def chain(length):
 
 @pytest.fixture
 def draw_calls(monkeypatch):
-    """The keyword arguments of every helpers.graph.draw call (which still draws)."""
+    """The keyword arguments of every helpers.graph.to_dot call: one per picture drawn."""
     calls = []
-    real_draw = graph.draw
+    real_to_dot = graph.to_dot
 
     def spy(*args, **kwargs):
         calls.append(kwargs)
-        return real_draw(*args, **kwargs)
+        return real_to_dot(*args, **kwargs)
 
-    monkeypatch.setattr(graph, "draw", spy)
+    monkeypatch.setattr(graph, "to_dot", spy)
     return calls
 
 
@@ -197,10 +197,11 @@ def test_frames_label_the_two_arrows_of_x_times_x_with_what_each_carried(draw_ca
 def test_frames_follow_the_gradients_and_leave_out_the_final_grads_unless_told(draw_calls):
     a, w, b = neuron()
     steps = trace(a)
-    frames(steps)
-    frames(steps, direction="forward", show_grads=True)
-    assert (draw_calls[0]["direction"], draw_calls[0]["show_grads"]) == ("backward", False)
-    assert (draw_calls[-1]["direction"], draw_calls[-1]["show_grads"]) == ("forward", True)
+    default = frames(steps)[-1].source
+    told = frames(steps, direction="forward", show_grads=True)[-1].source
+    assert (draw_calls[0]["direction"], draw_calls[-1]["direction"]) == ("backward", "forward")
+    # After the trace w.grad is 3: the final value, wrong for every frame but the last.
+    assert "grad 3.0" not in default and "grad 3.0" in told
 
 
 def test_frames_name_boxes_after_the_callers_variables():

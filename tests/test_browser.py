@@ -38,11 +38,12 @@ from local_lab import (
 
 from helpers.exercises import check
 from helpers.graph import HIGHLIGHT_COLOUR
+from tools.notebooks import all_notebooks
 
 pytestmark = pytest.mark.browser
 
 NOTEBOOKS_DIR = ROOT / "notebooks"
-NOTEBOOKS = sorted(p for p in NOTEBOOKS_DIR.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+NOTEBOOKS = all_notebooks()
 RUN_TIMEOUT_SECONDS = 300
 PAGE_TIMEOUT_MS = 120_000
 VIEWPORT = {"width": 1280, "height": 900}

@@ -2,31 +2,23 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import re
 from pathlib import Path
 
 import pytest
 
+from tools.make_images import PICTURES
+from tools.notebooks import all_notebooks
+
 ROOT = Path(__file__).resolve().parent.parent
 IMAGES = ROOT / "images"
-
-
-def load_make_images():
-    spec = importlib.util.spec_from_file_location("make_images", ROOT / "tools" / "make_images.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-PICTURES = load_make_images().PICTURES
 
 
 def pictures_shown_by_notebooks() -> set[str]:
     """Names of the images/<name>.png files that markdown cells of the notebooks refer to."""
     shown = set()
-    for path in (ROOT / "notebooks").rglob("*.ipynb"):
+    for path in all_notebooks():
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] == "markdown":
                 shown |= set(

@@ -2,14 +2,12 @@
 
 import json
 import re
-from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-NOTEBOOKS = sorted(
-    p for p in (ROOT / "notebooks").rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts
-)
+from tools.notebooks import all_notebooks
+
+NOTEBOOKS = all_notebooks()
 SETUP_MARKER = "google.colab"
 
 

@@ -21,9 +21,10 @@ NOTEBOOKS = ROOT / "notebooks"
 CELL_TIMEOUT_SECONDS = 600
 
 
-def all_notebooks() -> list[Path]:
-    """Every notebook of the collection, in course order (language folder, then number)."""
-    return sorted(p for p in NOTEBOOKS.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
+def all_notebooks(root: Path = ROOT) -> list[Path]:
+    """Every notebook of the collection under ``root``, in course order (language, then number)."""
+    found = (root / "notebooks").rglob("*.ipynb")
+    return sorted(p for p in found if ".ipynb_checkpoints" not in p.parts)
 
 
 def execute(path: Path) -> nbformat.NotebookNode:

@@ -55,7 +55,7 @@ class GraphEdge:
     source: str
     target: str
     kind: str  # "input" (into an op), "output" (op -> its tensor), "saved", "summary"
-    slot: int | None = None  # which input of the target op, when that op has several
+    slot: int | None = None  # which input of the target op, when several of them are drawn
     # The autograd edge this arrow stands for, as (node id, next node id) where next node is in
     # node.next_functions: the gradient of that input travels along it during backward().
     autograd_edge: tuple[str, str] | None = None
@@ -308,6 +308,8 @@ class _Builder:
 
     def _add_input_edges(self, fn: Any, summary: str | None) -> None:
         inputs = fn.next_functions
+        # Slot numbers tell arrows into the same op apart; one arrow needs none.
+        tells_apart = sum(next_fn is not None for next_fn, _ in inputs) > 1
         reaches_summary = False
         for slot, (next_fn, nr) in enumerate(inputs):
             if next_fn is None:
@@ -316,7 +318,7 @@ class _Builder:
                 reaches_summary = True
                 continue
             source = self.tensor_box_of.get((next_fn, nr), self.box_of[next_fn])
-            shown_slot = slot if len(inputs) > 1 else None
+            shown_slot = slot if tells_apart else None
             autograd_edge = (self.box_of[fn], self.box_of[next_fn])
             self.edges.append(
                 GraphEdge(source, self.box_of[fn], "input", shown_slot, autograd_edge)

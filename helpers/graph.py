@@ -104,8 +104,8 @@ def draw(
     - blue, **leaf**: a tensor you created with ``requires_grad=True``: its name, its value (or
       shape and dtype when it has more than 4 elements) and, after ``backward()``, ``grad``.
     - grey ellipse, **op**: one autograd Node, named as PyTorch names it (``MulBackward0``).
-      Arrows go from an op's inputs to it; when it has several inputs, a small number at the
-      arrow says which input (0, 1, ...).
+      Arrows go from an op's inputs to it; where several arrows come in, a small number at
+      each says which input it is (0, 1, ...).
     - yellow, **tensor**: a named tensor an op computed, drawn just after that op, with its value,
       and its gradient if you called ``retain_grad()`` on it. Unnamed intermediate tensors get no
       box, as in PyTorch's graph, where only Nodes exist.
@@ -286,6 +286,9 @@ def _is_ours(module_name: str) -> bool:
 FONT = "DejaVu Sans,Helvetica,Arial,sans-serif"
 FONT_SIZE = 14
 SMALL_FONT_SIZE = 12  # 12 pt = 16 px at 100% zoom: the smallest text in the picture
+SPINE_WEIGHT = 2  # Graphviz keeps heavier arrows shorter and straighter; the default is 1
+CELL_PADDING = 5  # points around the text in a table cell
+CELL_MARGIN = f"{CELL_PADDING / 72:.3f}"  # the same, in inches, for a plain box's margin
 FILL = {
     LEAF: "#d0ebff",
     TENSOR: "#fff3bf",
@@ -321,14 +324,21 @@ def to_dot(
         # faster than rounded boxes (no Bezier corners in the SVG).
         f'  node [shape=ellipse, style=filled, fillcolor="{FILL[OP]}", color="{BORDER}", '
         f'penwidth=1, fontname="{FONT}", fontsize={FONT_SIZE}];',
-        f'  edge [color="{BORDER}", arrowsize=0.7, fontname="{FONT}", fontsize={SMALL_FONT_SIZE}, '
-        f'labelfontname="{FONT}", labelfontsize={SMALL_FONT_SIZE}, '
+        f'  edge [weight={SPINE_WEIGHT}, color="{BORDER}", arrowsize=0.7, fontname="{FONT}", '
+        f'fontsize={SMALL_FONT_SIZE}, labelfontname="{FONT}", labelfontsize={SMALL_FONT_SIZE}, '
         f'labelfontcolor="{NOTE_COLOUR}", labeldistance=2, labelangle=-25];',
     ]
     lines += [
         f"  {node.id} [{_node_attributes(node, node.id == highlighted)}];" for node in graph.nodes
     ]
-    lines += [_edge_line(edge, direction, labels) for edge in graph.edges]
+    # The computation itself is the graph's spine: pulling its arrows straight keeps a deep
+    # network a column with its weights beside it, where Graphviz would otherwise centre each
+    # op between its inputs and drift one step sideways per layer.
+    off_spine = {node.id for node in graph.nodes if node.kind in (LEAF, SAVED, SUMMARY)}
+    lines += [
+        _edge_line(edge, direction, labels, on_spine=edge.source not in off_spine)
+        for edge in graph.edges
+    ]
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -354,11 +364,28 @@ def _node_attributes(node: GraphNode, highlighted: bool) -> str:
             attributes.append(f'penwidth=3, color="{HIGHLIGHT_COLOUR}"')
     elif node.kind == SUMMARY:
         attributes.append(f'shape=box, style="rounded,dashed", label=<{_html(node.title)}>')
+    elif _is_single_plain_cell(node):
+        # One cell of plain text: a box drawn like the table's, at a fraction of the layout
+        # cost of an HTML label (the benchmark's unnamed weights are all such boxes).
+        attributes.append(
+            f'shape=box, width=0, height=0, margin="{CELL_MARGIN}", '
+            f'fillcolor="{FILL[node.kind]}", label={_quoted(node.lines[0])}'
+        )
+        if highlighted:
+            attributes.append(f'penwidth=3, color="{HIGHLIGHT_COLOUR}"')
     else:
         attributes.append(f"shape=plain, label=<{_table(node, highlighted)}>")
     if node.tooltip and node.tooltip != node.title:  # shown on hover, where it adds something
         attributes.append(f"tooltip={_quoted(node.tooltip)}")
     return ", ".join(attributes)
+
+
+def _is_single_plain_cell(node: GraphNode) -> bool:
+    """A box whose table would be one cell of plain text: no name, no gradient, one line."""
+    if node.title or len(node.lines) != 1:
+        return False
+    (line,) = node.lines
+    return bool(line) and line.isprintable() and not line.startswith("grad ")
 
 
 def _table(node: GraphNode, highlighted: bool) -> str:
@@ -373,16 +400,23 @@ def _table(node: GraphNode, highlighted: bool) -> str:
         cells = [" "]
     row = "<VR/>".join(f"<TD>{cell}</TD>" for cell in cells)
     border, colour = (3, HIGHLIGHT_COLOUR) if highlighted else (1, BORDER)
+    # The thicker border eats into the padding, so the box keeps its size when highlighted and
+    # the step-by-step pictures do not shift from one frame to the next.
+    padding = CELL_PADDING - (border - 1)
     return (
         f'<TABLE BORDER="{border}" COLOR="{colour}" CELLBORDER="0" CELLSPACING="0" '
-        f'CELLPADDING="5" BGCOLOR="{FILL[node.kind]}"><TR>{row}</TR></TABLE>'
+        f'CELLPADDING="{padding}" BGCOLOR="{FILL[node.kind]}"><TR>{row}</TR></TABLE>'
     )
 
 
-def _edge_line(edge: GraphEdge, direction: str, labels: dict[tuple[str, str], str]) -> str:
+def _edge_line(
+    edge: GraphEdge, direction: str, labels: dict[tuple[str, str], str], on_spine: bool
+) -> str:
     forward = direction == "forward"
     tail, head = (edge.source, edge.target) if forward else (edge.target, edge.source)
     attributes = []
+    if not on_spine or edge.kind not in ("input", "output"):
+        attributes.append("weight=1")  # the edge default is the spine's weight
     if edge.kind == "saved":
         attributes.append(f'style=dashed, dir=none, color="{BORDER}"')
     elif edge.kind == "summary":

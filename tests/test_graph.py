@@ -364,6 +364,38 @@ def test_the_input_slot_is_shown_when_an_op_has_several_inputs():
     assert 'taillabel="1"' in to_dot(model, direction="backward")
 
 
+def test_a_single_arrow_into_an_op_carries_no_slot_number():
+    b, w, x, u, v, a = relu_example()  # u = w * x: x does not require grad, so one arrow
+    model = build(a)
+    mul = box(model, "MulBackward0").id
+    (into_mul,) = [e for e in model.edges if e.target == mul and e.kind == "input"]
+    assert into_mul.slot is None
+    mul_line = next(line for line in to_dot(model).splitlines() if f"-> {mul}" in line)
+    assert "headlabel" not in mul_line
+
+
+def test_an_unnamed_tensor_with_one_line_is_a_plain_box_coloured_like_its_kind():
+    y = chain(1)  # its weight has no variable name here
+    model = build(y)
+    leaf = next(node for node in model.nodes if node.kind == LEAF)
+    leaf_line = next(line for line in to_dot(model).splitlines() if f"  {leaf.id} [" in line)
+    assert "<TABLE" not in leaf_line and "shape=box" in leaf_line
+    assert graph.FILL[LEAF] in leaf_line and 'label="[[0.1, 0.1], [0.1, 0.1]]"' in leaf_line
+    assert "[[0.1, 0.1], [0.1, 0.1]]" in svg_texts(draw(y).svg())
+    weight = leaf.fn.variable
+    named = draw(y, names={"weight": weight}).source
+    assert "<B>weight</B>" in named  # a name (or a gradient) needs the table's cells
+
+
+def test_a_deep_chain_is_drawn_as_a_straight_column_with_the_weights_beside_it():
+    svg = draw(chain(12), max_nodes=None).svg()
+    nodes = [g for g in ElementTree.fromstring(svg).iter(f"{SVG}g") if g.get("class") == "node"]
+    op_centres = {round(float(e.get("cx"))) for g in nodes for e in g.iter(f"{SVG}ellipse")}
+    assert len(op_centres) == 1  # every op box straight below the one before
+    width = float(ElementTree.fromstring(svg).get("width").removesuffix("pt"))
+    assert width < 600  # not a staircase drifting one step sideways per layer
+
+
 def test_each_kind_of_box_has_its_own_colour():
     b, w, x, u, v, a = relu_example()
     source = draw(a, show_saved=True).source

@@ -17,6 +17,7 @@ from __future__ import annotations
 import ctypes
 import html
 import sys
+import tempfile
 from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -324,9 +325,10 @@ def to_dot(
         # faster than rounded boxes (no Bezier corners in the SVG).
         f'  node [shape=ellipse, style=filled, fillcolor="{FILL[OP]}", color="{BORDER}", '
         f'penwidth=1, fontname="{FONT}", fontsize={FONT_SIZE}];',
+        # Head and tail labels take the edge's font and size unless told otherwise.
         f'  edge [weight={SPINE_WEIGHT}, color="{BORDER}", arrowsize=0.7, fontname="{FONT}", '
-        f'fontsize={SMALL_FONT_SIZE}, labelfontname="{FONT}", labelfontsize={SMALL_FONT_SIZE}, '
-        f'labelfontcolor="{NOTE_COLOUR}", labeldistance=2, labelangle=-25];',
+        f'fontsize={SMALL_FONT_SIZE}, labelfontcolor="{NOTE_COLOUR}", labeldistance=2, '
+        "labelangle=-25];",
     ]
     lines += [
         f"  {node.id} [{_node_attributes(node, node.id == highlighted)}];" for node in graph.nodes
@@ -518,7 +520,7 @@ def _render(source: str, fmt: str) -> bytes:
         pygraphviz = None
     if pygraphviz is not None:
         _prepare_bundled_fontconfig(pygraphviz)
-        return pygraphviz.AGraph(string=source).draw(format=fmt, prog="dot")
+        return _render_in_process(source, fmt)
     try:
         import graphviz
     except ImportError:
@@ -535,6 +537,41 @@ def _render(source: str, fmt: str) -> bytes:
         "graphviz or conda install graphviz) and `pip install graphviz`. The DOT text is in "
         ".source meanwhile."
     )
+
+
+_graphviz_context: Any = None  # one Graphviz context for every picture, as the dot program keeps
+
+
+def _render_in_process(source: str, fmt: str) -> bytes:
+    """Lay ``source`` out with dot and render it, in pygraphviz's Graphviz library.
+
+    This is what ``pygraphviz.AGraph(string=source).draw(format=fmt, prog="dot")`` does, through
+    the same calls, without the wrapper's extra work: a context made (and plugins loaded) for
+    every picture, and a warning written to stderr for graphs of over 1,000 nodes.
+    """
+    from pygraphviz import graphviz as gv  # pygraphviz's binding of Graphviz's C functions
+
+    global _graphviz_context
+    if _graphviz_context is None:
+        # Wheels carry their plugins built in; other builds find them through Graphviz's config.
+        _graphviz_context = getattr(gv, "gvContextWithBuiltins", gv.gvContext)()
+    context = _graphviz_context
+    with tempfile.TemporaryFile() as file:  # Graphviz's reader wants a file
+        file.write(source.encode("utf-8"))
+        file.seek(0)
+        handle = gv.agread(file, None)
+    try:
+        if gv.gvLayout(context, handle, b"dot") != 0:
+            raise RuntimeError("Graphviz could not lay out this graph; its DOT is in .source.")
+        try:
+            error, data = gv.gvRenderData(context, handle, fmt.encode("ascii"))
+        finally:
+            gv.gvFreeLayout(context, handle)
+    finally:
+        gv.agclose(handle)
+    if error:
+        raise RuntimeError(f"Graphviz could not render {fmt}; the DOT is in .source.")
+    return data
 
 
 _fontconfig_prepared = False

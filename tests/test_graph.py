@@ -118,6 +118,20 @@ def test_draw_renders_a_3000_layer_chain():
     assert "more nodes" in "".join(svg_texts(svg))
 
 
+def test_a_whole_graph_of_over_1000_nodes_renders_without_a_word_on_stderr(capfd):
+    svg = draw(chain(300), max_nodes=None).svg()  # 1,201 boxes
+    assert svg_texts(svg).count("TanhBackward0") == 300
+    assert capfd.readouterr().err == ""  # a notebook would show anything written there
+
+
+def test_pictures_rendered_in_one_process_match_a_fresh_renderer(monkeypatch):
+    source = draw(chain(3)).source
+    first = graph._render(source, "svg")
+    assert graph._render(source, "svg") == first  # the Graphviz context is reused, not worn
+    monkeypatch.setattr(graph, "_graphviz_context", None)
+    assert graph._render(source, "svg") == first
+
+
 # --- determinism -------------------------------------------------------------------------------
 
 DETERMINISM_SCRIPT = textwrap.dedent(

@@ -324,15 +324,22 @@ def to_dot(
         # repeats, the less Graphviz has to parse. Ellipses and square tables also render
         # faster than rounded boxes (no Bezier corners in the SVG).
         f'  node [shape=ellipse, style=filled, fillcolor="{FILL[OP]}", color="{BORDER}", '
-        f'penwidth=1, fontname="{FONT}", fontsize={FONT_SIZE}];',
+        f'fontname="{FONT}", fontsize={FONT_SIZE}];',
         # Head and tail labels take the edge's font and size unless told otherwise.
         f'  edge [weight={SPINE_WEIGHT}, color="{BORDER}", arrowsize=0.7, fontname="{FONT}", '
         f'fontsize={SMALL_FONT_SIZE}, labelfontcolor="{NOTE_COLOUR}", labeldistance=2, '
         "labelangle=-25];",
     ]
-    lines += [
-        f"  {node.id} [{_node_attributes(node, node.id == highlighted)}];" for node in graph.nodes
-    ]
+    plain, other = [], []
+    for node in graph.nodes:
+        (plain if _is_single_plain_cell(node) else other).append(node)
+    lines += [_node_line(node, highlighted) for node in other]
+    if plain:  # one-line boxes last, sharing their box attributes: less DOT for Graphviz to read
+        lines.append(
+            f'  node [shape=box, width=0, height=0, margin="{CELL_MARGIN}", '
+            f'fillcolor="{FILL[LEAF]}"];'
+        )
+        lines += [_node_line(node, highlighted) for node in plain]
     # The computation itself is the graph's spine: pulling its arrows straight keeps a deep
     # network a column with its weights beside it, where Graphviz would otherwise centre each
     # op between its inputs and drift one step sideways per layer.
@@ -349,6 +356,10 @@ def _caption(notes: list[str]) -> str:
     if not notes:
         return ""
     return ", labelloc=b, labeljust=l, label=<" + "<BR/>".join(_html(note) for note in notes) + ">"
+
+
+def _node_line(node: GraphNode, highlighted_id: str | None) -> str:
+    return f"  {node.id} [{_node_attributes(node, node.id == highlighted_id)}];"
 
 
 def _node_attributes(node: GraphNode, highlighted: bool) -> str:
@@ -369,10 +380,10 @@ def _node_attributes(node: GraphNode, highlighted: bool) -> str:
     elif _is_single_plain_cell(node):
         # One cell of plain text: a box drawn like the table's, at a fraction of the layout
         # cost of an HTML label (the benchmark's unnamed weights are all such boxes).
-        attributes.append(
-            f'shape=box, width=0, height=0, margin="{CELL_MARGIN}", '
-            f'fillcolor="{FILL[node.kind]}", label={_quoted(node.lines[0])}'
-        )
+        # Drawn after the `node` line that gives them box shape and margins (see to_dot).
+        attributes.append(f"label={_quoted(node.lines[0])}")
+        if node.kind != LEAF:
+            attributes.append(f'fillcolor="{FILL[node.kind]}"')
         if highlighted:
             attributes.append(f'penwidth=3, color="{HIGHLIGHT_COLOUR}"')
     else:

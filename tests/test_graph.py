@@ -393,12 +393,23 @@ def test_an_unnamed_tensor_with_one_line_is_a_plain_box_coloured_like_its_kind()
     model = build(y)
     leaf = next(node for node in model.nodes if node.kind == LEAF)
     leaf_line = next(line for line in to_dot(model).splitlines() if f"  {leaf.id} [" in line)
-    assert "<TABLE" not in leaf_line and "shape=box" in leaf_line
-    assert graph.FILL[LEAF] in leaf_line and 'label="[[0.1, 0.1], [0.1, 0.1]]"' in leaf_line
-    assert "[[0.1, 0.1], [0.1, 0.1]]" in svg_texts(draw(y).svg())
+    assert "<TABLE" not in leaf_line
+    svg = ElementTree.fromstring(draw(y).svg())
+    (leaf_group,) = [g for g in svg.iter(f"{SVG}g") if g.findtext(f"{SVG}title") == leaf.id]
+    assert [t.text for t in leaf_group.iter(f"{SVG}text")] == ["[[0.1, 0.1], [0.1, 0.1]]"]
+    (outline,) = leaf_group.iter(f"{SVG}polygon")  # one box: filled, with the border colour
+    assert (outline.get("fill"), outline.get("stroke")) == (graph.FILL[LEAF], graph.BORDER)
     weight = leaf.fn.variable
     named = draw(y, names={"weight": weight}).source
     assert "<B>weight</B>" in named  # a name (or a gradient) needs the table's cells
+
+
+def test_one_line_boxes_of_other_kinds_keep_their_own_colour():
+    drawing = draw(torch.ones(2, requires_grad=True))  # an unnamed leaf passed to draw()
+    svg = ElementTree.fromstring(drawing.svg())
+    (node,) = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "node"]
+    assert [t.text for t in node.iter(f"{SVG}text")] == ["[1.0, 1.0]"]
+    assert [p.get("fill") for p in node.iter(f"{SVG}polygon")] == [graph.FILL[OUTPUT]]
 
 
 def test_a_deep_chain_is_drawn_as_a_straight_column_with_the_weights_beside_it():

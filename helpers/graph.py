@@ -287,6 +287,7 @@ def _is_ours(module_name: str) -> bool:
 FONT = "DejaVu Sans,Helvetica,Arial,sans-serif"
 FONT_SIZE = 14
 SMALL_FONT_SIZE = 12  # 12 pt = 16 px at 100% zoom: the smallest text in the picture
+SLOT_ANGLE = 25  # degrees between an arrow and its slot number, anticlockwise going forward
 SPINE_WEIGHT = 2  # Graphviz keeps heavier arrows shorter and straighter; the default is 1
 CELL_PADDING = 5  # points around the text in a table cell
 CELL_MARGIN = f"{CELL_PADDING / 72:.3f}"  # the same, in inches, for a plain box's margin
@@ -315,6 +316,7 @@ def to_dot(
     if direction not in ("forward", "backward"):
         raise ValueError(f'direction must be "forward" or "backward", not {direction!r}.')
     highlighted = _highlighted_box(graph, highlight)
+    slot_angle = SLOT_ANGLE if direction == "forward" else -SLOT_ANGLE
     labels = _edge_label_texts(graph, edge_labels or {})
     lines = [
         "digraph autograd {",
@@ -325,10 +327,13 @@ def to_dot(
         # faster than rounded boxes (no Bezier corners in the SVG).
         f'  node [shape=ellipse, style=filled, fillcolor="{FILL[OP]}", color="{BORDER}", '
         f'fontname="{FONT}", fontsize={FONT_SIZE}];',
-        # Head and tail labels take the edge's font and size unless told otherwise.
+        # Head and tail labels (the slot numbers) take the edge's font and size. Turned away
+        # from the arrow by SLOT_ANGLE they sit beside it, clear of the op's outline and of a
+        # neighbouring arrowhead (Graphviz's default, -25, puts them on both going forward).
+        # Drawn backward the picture is upside down, and so is the turn.
         f'  edge [weight={SPINE_WEIGHT}, color="{BORDER}", arrowsize=0.7, fontname="{FONT}", '
         f'fontsize={SMALL_FONT_SIZE}, labelfontcolor="{NOTE_COLOUR}", labeldistance=2, '
-        "labelangle=-25];",
+        f"labelangle={slot_angle}];",
     ]
     plain, other = [], []
     for node in graph.nodes:
@@ -344,8 +349,20 @@ def to_dot(
     # network a column with its weights beside it, where Graphviz would otherwise centre each
     # op between its inputs and drift one step sideways per layer.
     off_spine = {node.id for node in graph.nodes if node.kind in (LEAF, SAVED, SUMMARY)}
+    # Parallel arrows (x * x) sit side by side: the last one's slot number goes on its outer
+    # side, so that no number stands between two arrows.
+    between: dict[tuple[str, str], list[GraphEdge]] = {}
+    for edge in graph.edges:
+        between.setdefault((edge.source, edge.target), []).append(edge)
+    last_parallel = {pair: edges[-1] for pair, edges in between.items() if len(edges) > 1}
     lines += [
-        _edge_line(edge, direction, labels, on_spine=edge.source not in off_spine)
+        _edge_line(
+            edge,
+            direction,
+            labels,
+            on_spine=edge.source not in off_spine,
+            outer_slot=last_parallel.get((edge.source, edge.target)) is edge,
+        )
         for edge in graph.edges
     ]
     lines.append("}")
@@ -423,7 +440,11 @@ def _table(node: GraphNode, highlighted: bool) -> str:
 
 
 def _edge_line(
-    edge: GraphEdge, direction: str, labels: dict[tuple[str, str], str], on_spine: bool
+    edge: GraphEdge,
+    direction: str,
+    labels: dict[tuple[str, str], str],
+    on_spine: bool,
+    outer_slot: bool,
 ) -> str:
     forward = direction == "forward"
     tail, head = (edge.source, edge.target) if forward else (edge.target, edge.source)
@@ -444,6 +465,8 @@ def _edge_line(
         # The slot belongs to the op's end of the arrow: the head going forward, the tail back.
         end = "headlabel" if forward else "taillabel"
         attributes.append(f'{end}="{edge.slot}"')
+        if outer_slot:
+            attributes.append(f"labelangle={-SLOT_ANGLE if forward else SLOT_ANGLE}")
     suffix = f" [{', '.join(attributes)}]" if attributes else ""
     return f"  {tail} -> {head}{suffix};"
 

@@ -378,6 +378,22 @@ def test_the_input_slot_is_shown_when_an_op_has_several_inputs():
     assert 'taillabel="1"' in to_dot(model, direction="backward")
 
 
+@pytest.mark.parametrize("direction", ["forward", "backward"])
+def test_the_slot_numbers_of_parallel_arrows_stand_outside_them(direction):
+    x = torch.tensor(3.0, requires_grad=True)
+    svg = ElementTree.fromstring(draw(x * x, direction=direction).svg())
+    sides = {}  # slot number -> (x of its text, leftmost and rightmost x of its arrow)
+    for group in svg.iter(f"{SVG}g"):
+        text = group.find(f"{SVG}text")
+        if group.get("class") != "edge" or text is None:
+            continue
+        xs = [float(v.split(",")[0]) for v in group.find(f"{SVG}path").get("d")[1:].split()]
+        sides[text.text] = (float(text.get("x")), min(xs), max(xs))
+    (x0, left0, right0), (x1, left1, right1) = sides["0"], sides["1"]
+    assert right0 < left1  # slot 0 is the left arrow
+    assert x0 < left0 and x1 > right1  # its number on its left, slot 1's on its right
+
+
 def test_a_single_arrow_into_an_op_carries_no_slot_number():
     b, w, x, u, v, a = relu_example()  # u = w * x: x does not require grad, so one arrow
     model = build(a)

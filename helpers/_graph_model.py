@@ -55,7 +55,9 @@ class GraphEdge:
     source: str
     target: str
     kind: str  # "input" (into an op), "output" (op -> its tensor), "saved", "summary"
-    slot: int | None = None  # which input of the target op, when several of them are drawn
+    # Which input of the target op this is, when the op has several in the graph (an input cut
+    # off by max_nodes still counts: it arrives through the summary box's arrow).
+    slot: int | None = None
     # The autograd edge this arrow stands for, as (node id, next node id) where next node is in
     # node.next_functions: the gradient of that input travels along it during backward().
     autograd_edge: tuple[str, str] | None = None

@@ -350,7 +350,7 @@ def to_dot(
     # op between its inputs and drift one step sideways per layer.
     off_spine = {node.id for node in graph.nodes if node.kind in (LEAF, SAVED, SUMMARY)}
     # Parallel arrows (x * x) sit side by side: the last one's slot number goes on its outer
-    # side, so that no number stands between two arrows.
+    # side, so that no number stands between a pair of arrows (between three, the middle must).
     between: dict[tuple[str, str], list[GraphEdge]] = {}
     for edge in graph.edges:
         between.setdefault((edge.source, edge.target), []).append(edge)
@@ -404,7 +404,16 @@ def _node_attributes(node: GraphNode, highlighted: bool) -> str:
         if highlighted:
             attributes.append(f'penwidth=3, color="{HIGHLIGHT_COLOUR}"')
     else:
-        attributes.append(f"shape=plain, label=<{_table(node, highlighted)}>")
+        if highlighted:
+            # The outline goes round the table, not into it: a thicker table border would make
+            # the box bigger, and the step-by-step pictures would shift from frame to frame. The
+            # table covers the inner half of the line, so it is drawn thicker than an op's.
+            attributes.append(
+                f'shape=box, width=0, height=0, margin=0, penwidth=4, color="{HIGHLIGHT_COLOUR}", '
+                f'fillcolor="{FILL[node.kind]}", label=<{_table(node)}>'
+            )
+        else:
+            attributes.append(f"shape=plain, label=<{_table(node)}>")
     if node.tooltip and node.tooltip != node.title:  # shown on hover, where it adds something
         attributes.append(f"tooltip={_quoted(node.tooltip)}")
     return ", ".join(attributes)
@@ -418,7 +427,7 @@ def _is_single_plain_cell(node: GraphNode) -> bool:
     return bool(line) and line.isprintable() and not line.startswith("grad ")
 
 
-def _table(node: GraphNode, highlighted: bool) -> str:
+def _table(node: GraphNode) -> str:
     """A tensor's box as one row of cells, like micrograd's: name | value | grad."""
     cells = [f"<B>{_html(node.title)}</B>"] if node.title else []
     for line in node.lines:
@@ -429,13 +438,9 @@ def _table(node: GraphNode, highlighted: bool) -> str:
     if not cells:
         cells = [" "]
     row = "<VR/>".join(f"<TD>{cell}</TD>" for cell in cells)
-    border, colour = (3, HIGHLIGHT_COLOUR) if highlighted else (1, BORDER)
-    # The thicker border eats into the padding, so the box keeps its size when highlighted and
-    # the step-by-step pictures do not shift from one frame to the next.
-    padding = CELL_PADDING - (border - 1)
     return (
-        f'<TABLE BORDER="{border}" COLOR="{colour}" CELLBORDER="0" CELLSPACING="0" '
-        f'CELLPADDING="{padding}" BGCOLOR="{FILL[node.kind]}"><TR>{row}</TR></TABLE>'
+        f'<TABLE BORDER="1" COLOR="{BORDER}" CELLBORDER="0" CELLSPACING="0" '
+        f'CELLPADDING="{CELL_PADDING}" BGCOLOR="{FILL[node.kind]}"><TR>{row}</TR></TABLE>'
     )
 
 
@@ -593,19 +598,30 @@ def _render_in_process(source: str, fmt: str) -> bytes:
     with tempfile.TemporaryFile() as file:  # Graphviz's reader wants a file
         file.write(source.encode("utf-8"))
         file.seek(0)
-        handle = gv.agread(file, None)
-    try:
-        if gv.gvLayout(context, handle, b"dot") != 0:
-            raise RuntimeError("Graphviz could not lay out this graph; its DOT is in .source.")
         try:
-            error, data = gv.gvRenderData(context, handle, fmt.encode("ascii"))
-        finally:
-            gv.gvFreeLayout(context, handle)
+            handle = gv.agread(file, None)
+        except ValueError as error:
+            message = f"Graphviz cannot read this DOT ({error}); it is in .source."
+            raise ValueError(message) from None
+    result: Any = None
+    try:
+        if gv.gvLayout(context, handle, b"dot") == 0:
+            try:
+                result = gv.gvRenderData(context, handle, fmt.encode("ascii"))
+            finally:
+                gv.gvFreeLayout(context, handle)
     finally:
         gv.agclose(handle)
-    if error:
-        raise RuntimeError(f"Graphviz could not render {fmt}; the DOT is in .source.")
-    return data
+    # Success is [0, data]; a failed render returns a bare error code instead.
+    if isinstance(result, (list, tuple)) and len(result) == 2 and result[0] == 0:
+        return result[1]
+    # A failure can leave a half-made job in the context: the next picture gets a fresh one.
+    # The old context is dropped, not freed, as freeing it in that state is not known to be safe.
+    _graphviz_context = None
+    raise RuntimeError(
+        f"Graphviz (in pygraphviz) could not draw this graph as {fmt}: see the message above. "
+        "Its DOT text is in .source; .svg() or saving as .svg or .dot may still work."
+    )
 
 
 _fontconfig_prepared = False

@@ -316,7 +316,6 @@ def to_dot(
     if direction not in ("forward", "backward"):
         raise ValueError(f'direction must be "forward" or "backward", not {direction!r}.')
     highlighted = _highlighted_box(graph, highlight)
-    slot_angle = SLOT_ANGLE if direction == "forward" else -SLOT_ANGLE
     labels = _edge_label_texts(graph, edge_labels or {})
     lines = [
         "digraph autograd {",
@@ -330,10 +329,9 @@ def to_dot(
         # Head and tail labels (the slot numbers) take the edge's font and size. Turned away
         # from the arrow by SLOT_ANGLE they sit beside it, clear of the op's outline and of a
         # neighbouring arrowhead (Graphviz's default, -25, puts them on both going forward).
-        # Drawn backward the picture is upside down, and so is the turn.
         f'  edge [weight={SPINE_WEIGHT}, color="{BORDER}", arrowsize=0.7, fontname="{FONT}", '
         f'fontsize={SMALL_FONT_SIZE}, labelfontcolor="{NOTE_COLOUR}", labeldistance=2, '
-        f"labelangle={slot_angle}];",
+        f"labelangle={_slot_angle(direction)}];",
     ]
     plain, other = [], []
     for node in graph.nodes:
@@ -360,7 +358,7 @@ def to_dot(
             edge,
             direction,
             labels,
-            on_spine=edge.source not in off_spine,
+            on_spine=edge.kind in ("input", "output") and edge.source not in off_spine,
             outer_slot=last_parallel.get((edge.source, edge.target)) is edge,
         )
         for edge in graph.edges
@@ -454,7 +452,7 @@ def _edge_line(
     forward = direction == "forward"
     tail, head = (edge.source, edge.target) if forward else (edge.target, edge.source)
     attributes = []
-    if not on_spine or edge.kind not in ("input", "output"):
+    if not on_spine:
         attributes.append("weight=1")  # the edge default is the spine's weight
     if edge.kind == "saved":
         attributes.append(f'style=dashed, dir=none, color="{BORDER}"')
@@ -471,9 +469,14 @@ def _edge_line(
         end = "headlabel" if forward else "taillabel"
         attributes.append(f'{end}="{edge.slot}"')
         if outer_slot:
-            attributes.append(f"labelangle={-SLOT_ANGLE if forward else SLOT_ANGLE}")
+            attributes.append(f"labelangle={-_slot_angle(direction)}")
     suffix = f" [{', '.join(attributes)}]" if attributes else ""
     return f"  {tail} -> {head}{suffix};"
+
+
+def _slot_angle(direction: str) -> int:
+    """Drawn backward the picture is upside down, and so is the turn of the slot numbers."""
+    return SLOT_ANGLE if direction == "forward" else -SLOT_ANGLE
 
 
 def _highlighted_box(graph: Graph, highlight: Any) -> str | None:

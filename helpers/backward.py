@@ -5,7 +5,17 @@ PyTorch's engine ran, in the order it ran them, with the gradients that came in 
 
 ``grad(y, inputs)`` computes what ``torch.autograd.grad`` computes, in a few dozen lines of Python
 over the same Nodes, so that the algorithm can be read: count each node's dependencies, seed the
-output's gradient, run every node once all of its gradients have arrived.
+output's gradient, run every node once all of its gradients have arrived. Its answer is PyTorch's
+answer, bit for bit, or an error that says why it cannot be: ``grad`` lets PyTorch's engine
+compute the same gradients first, watching every node, and compares.
+
+Hooks. PyTorch's engine runs the hooks registered on tensors (``register_hook``, ``retain_grad``)
+and on Nodes (``register_prehook``, ``register_hook``, and through them a module's full backward
+hooks); calling a Node directly, as the by-hand engine does, runs none of them, and PyTorch gives
+no way to list a Node's hooks. So in ``grad`` the hooks run once, in PyTorch's pass, exactly as
+in ``torch.autograd.grad``; where one changed a gradient the two answers differ and ``grad``
+refuses, naming the node, and the hook when it can find it. ``trace`` records PyTorch's pass,
+hooks included, and shows where a hook changed a gradient on its way into a node.
 
 A word on names. PyTorch names a Node's gradients from the forward pass's point of view:
 ``grad_outputs`` are the gradients with respect to the node's outputs, which flow *into* the node
@@ -15,7 +25,12 @@ during backward, and ``grad_inputs`` those with respect to its inputs, which it 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+import heapq
+import inspect
+import itertools
+import sys
+import threading
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 
@@ -23,31 +38,44 @@ import torch
 from torch.autograd.function import BackwardCFunction
 from torch.autograd.graph import Node, get_gradient_edge
 
-__all__ = ["Step", "Trace", "trace", "grad"]
+__all__ = ["CannotMatchPyTorch", "Step", "Trace", "trace", "grad"]
 
 Gradients = tuple[torch.Tensor | None, ...]
+
+
+class CannotMatchPyTorch(RuntimeError):
+    """`grad` refuses: its by-hand answer would not be PyTorch's. The message says where and why."""
 
 
 @dataclass(frozen=True, eq=False)
 class Step:
     """One node the engine ran: what came in, and what it sent to each of its ``next_functions``.
 
-    ``grads_in[i]`` is the gradient with respect to the node's i-th output (None if none arrived).
-    ``grads_out[i]`` is what it sent to ``node.next_functions[i]`` (None where that entry is None:
-    an input that does not require grad). ``AccumulateGrad``, the node of a leaf, sends nothing on:
-    it adds its gradient to the leaf's ``.grad``. All gradients are detached copies.
+    ``grads_in[i]`` is the gradient with respect to the node's i-th output (None if none arrived),
+    as the node received it, after any hook on the way in. ``grads_arrived`` is what the nodes
+    before it sent, summed, before those hooks; None where the trace could not see all of it (a
+    node run inside a nested backward pass). ``grads_out[i]`` is what it sent to
+    ``node.next_functions[i]`` (None where that entry is None: an input that does not require
+    grad). ``AccumulateGrad``, the node of a leaf, sends nothing on: it adds its gradient to the
+    leaf's ``.grad``. All gradients are detached copies.
     """
 
     node: Node
     name: str
     grads_in: Gradients
     grads_out: Gradients
+    grads_arrived: Gradients | None = None
 
     @property
     def sent(self) -> list[tuple[Node, torch.Tensor | None]]:
         """``(next node, gradient sent to it)`` for each entry of ``next_functions`` with a node."""
         nexts = [next_node for next_node, _ in self.node.next_functions]
         return [(n, g) for n, g in zip(nexts, self.grads_out, strict=True) if n is not None]
+
+    @property
+    def changed_by_hook(self) -> bool:
+        """True when a hook changed the gradients on their way in: received differs from sent."""
+        return self.grads_arrived is not None and not _same_bits(self.grads_arrived, self.grads_in)
 
 
 class Trace(Sequence[Step]):
@@ -90,36 +118,32 @@ def trace(
 ) -> Trace:
     """Run ``output.backward(grad_output)`` and record every node PyTorch's engine ran, in order.
 
-    Afterwards the leaves' ``.grad`` are exactly as after ``output.backward(grad_output)``.
+    Afterwards the leaves' ``.grad`` are exactly as after ``output.backward(grad_output)``: it is
+    that call, hooks and all. A node that runs twice (a leaf used both inside a reentrant
+    checkpoint and outside it) is a step each time. Where a hook changed the gradient on its way
+    into a node (a tensor's ``register_hook``, a Node's ``register_prehook``), the step shows what
+    was sent and what the node received (``grads_arrived``, ``changed_by_hook``); a change made
+    by a Node's post-hook shows only in what the node sent. Nodes created during the pass itself
+    (the part of the graph a reentrant checkpoint computes again) are not recorded.
+
     ``grad_output``, of output's shape, is the gradient to start from when output is not a single
-    number. ``retain_graph=True`` keeps the graph for another backward pass (or for ``grad``).
+    real number. ``retain_graph=True`` keeps the graph for another backward pass (or for ``grad``).
     """
-    _seed(output, grad_output)  # fail early, with a clear message, before any hook is in place
-    started: list[Node] = []
-    finished: dict[Node, tuple[Gradients, Gradients]] = {}
-
-    def on_start(node: Node):
-        # A pre-hook runs just before its node: the order of `started` is the engine's order.
-        return lambda grad_outputs: started.append(node)
-
-    def on_finish(node: Node):
-        # A post-hook sees what the node received and what it sent on (in PyTorch's naming).
-        def hook(grad_inputs, grad_outputs):
-            finished[node] = (_copies(grad_outputs), _copies(grad_inputs))
-
-        return hook
-
-    handles = []
-    try:
-        for node in _consumers_of_each_node(get_gradient_edge(output).node):
-            handles.append(node.register_prehook(on_start(node)))
-            handles.append(node.register_hook(on_finish(node)))
-        with _friendly_error_if_graph_freed():
-            output.backward(grad_output, retain_graph=retain_graph)
-    finally:
-        for handle in handles:
-            handle.remove()
-    return Trace(output, (Step(node, _short_name(node), *finished[node]) for node in started))
+    seed = _seed(
+        output, grad_output
+    )  # fail early, with a clear message, before any hook is in place
+    root = get_gradient_edge(output)
+    consumers = _consumers_of_each_node(root.node)
+    with _watching(consumers) as runs, _friendly_errors():
+        output.backward(grad_output, retain_graph=retain_graph)
+    arrived = _what_arrived(runs, root, seed, consumers)
+    return Trace(
+        output,
+        (
+            Step(run.node, _short_name(run.node), run.received, run.sent, arrived_here)
+            for run, arrived_here in zip(runs, arrived, strict=True)
+        ),
+    )
 
 
 def grad(
@@ -129,21 +153,48 @@ def grad(
 ) -> Gradients:
     """Gradients of ``output`` with respect to each input, computed by a backward pass by hand.
 
-    The result of ``torch.autograd.grad(output, inputs, grad_output, allow_unused=True)``: one
-    gradient per input, None for an input that does not influence output; no ``.grad`` changes.
-    Unlike PyTorch, it leaves the graph intact. Read the source: it is the whole algorithm.
+    The result of ``torch.autograd.grad(output, inputs, grad_output, allow_unused=True)``, bit for
+    bit: one gradient per input, None for an input that does not influence output. How it makes
+    sure: PyTorch's engine computes the same gradients first (``torch.autograd.grad`` with
+    ``retain_graph=True``), while hooks on every node watch what it received and sent; then the
+    by-hand engine, ``_backward_by_hand``, computes them again, and the two answers are compared.
+    Equal bits: you get the answer. Different bits: `CannotMatchPyTorch`, naming the node where
+    PyTorch's engine did something the by-hand one does not, most often a hook.
+
+    Side effects are exactly those of ``torch.autograd.grad``: your hooks run once (in PyTorch's
+    pass), a tensor that called ``retain_grad()`` gets its ``.grad``, no leaf's ``.grad``
+    changes. What PyTorch's engine refuses, grad refuses, with its reason (a reentrant checkpoint,
+    for one, before anything is written). Unlike PyTorch, it leaves the graph intact. Read
+    ``_backward_by_hand``: it is the whole algorithm.
     """
     inputs = (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
     seed = _seed(output, grad_output)
     _check_inputs(inputs)
     root = get_gradient_edge(output)
+    needed = _ancestors(_where_gradients_stop(inputs), _consumers_of_each_node(root.node))
 
+    with _watching(needed) as runs, _friendly_errors():
+        pytorchs = torch.autograd.grad(
+            output, inputs, grad_output, retain_graph=True, allow_unused=True
+        )
+    ours = _backward_by_hand(output, inputs, seed)
+    if not _same_bits(ours, pytorchs):
+        raise CannotMatchPyTorch(_why_they_differ(runs, output, inputs, seed, ours, pytorchs))
+    return ours
+
+
+# --- the by-hand engine ------------------------------------------------------------------------
+
+
+def _backward_by_hand(
+    output: torch.Tensor, inputs: Sequence[torch.Tensor], seed: torch.Tensor
+) -> Gradients:
+    """The gradients of ``output`` with respect to ``inputs``, starting from ``seed``: the
+    backward pass written by hand. It calls the Nodes directly, so it runs no hooks."""
+    root = get_gradient_edge(output)
     # An input's gradient is whatever arrives at its edge: slot `output_nr` of `node` (for a leaf,
     # its AccumulateGrad node). That is where the walk stops.
-    stops: dict[Node, list[tuple[int, int]]] = {}
-    for position, tensor in enumerate(inputs):
-        edge = get_gradient_edge(tensor)
-        stops.setdefault(edge.node, []).append((edge.output_nr, position))
+    stops = _where_gradients_stop(inputs)
 
     # Every node reachable from the output, and the nodes that feed it. A node is ready once a
     # gradient has arrived along each edge into it: its dependency count is the number of edges.
@@ -154,23 +205,18 @@ def grad(
 
     arrived: dict[Node, list[torch.Tensor | None]] = {}  # per node, a gradient for each output
     _accumulate(arrived, root.node, root.output_nr, seed)
-    ready = [root.node] if root.node in needed else []
+    ready = _ReadyNodes(root.node)
     found: list[torch.Tensor | None] = [None] * len(inputs)
     # The backward pass itself is not recorded as a graph (as with create_graph=False).
-    with torch.no_grad(), _friendly_error_if_graph_freed():
+    with torch.no_grad():
         while ready:
-            node = ready.pop()  # any ready node will do; PyTorch picks the most recently created
-            # Nothing arrived when every consumer sent None (a custom backward may return None
-            # for an input): then no gradient flows on from here either.
-            grads_in = arrived.pop(node, None)
-            for slot, position in stops.get(node, ()) if grads_in is not None else ():
+            node = ready.pop()  # the one PyTorch's engine would run next
+            grads_in = _take_arrived(arrived, node)
+            for slot, position in stops.get(node, []):
                 found[position] = grads_in[slot]
-            if not any(next_node in needed for next_node, _ in node.next_functions):
+            if not _leads_to_an_input(node, needed):
                 continue  # nothing needed beyond this input (AccumulateGrad is never run)
-            if grads_in is None:
-                grads_out = [None] * len(node.next_functions)
-            else:
-                grads_out = _run(node, grads_in)
+            grads_out = _run(node, grads_in)
             for (next_node, slot), g in zip(node.next_functions, grads_out, strict=True):
                 if next_node not in needed:
                     continue
@@ -178,11 +224,38 @@ def grad(
                     _accumulate(arrived, next_node, slot, g)
                 dependencies[next_node] -= 1
                 if dependencies[next_node] == 0:
-                    ready.append(next_node)
+                    ready.push(next_node)
     return tuple(found)
 
 
-# --- the pieces `grad` is made of ------------------------------------------------------------
+class _ReadyNodes:
+    """The nodes whose gradients have all arrived. Like PyTorch's engine, ``pop`` gives the one
+    with the highest sequence number, the node the forward pass created last: running them in
+    the same order sums the gradients meeting at a node in the same order, to the last bit."""
+
+    def __init__(self, first: Node) -> None:
+        self._heap: list[tuple[int, int, Node]] = []
+        self._arrival = itertools.count()  # breaks ties without comparing two Nodes
+        self.push(first)
+
+    def push(self, node: Node) -> None:
+        # heapq pops the smallest entry, hence the minus sign.
+        heapq.heappush(self._heap, (-node._sequence_nr(), next(self._arrival), node))
+
+    def pop(self) -> Node:
+        return heapq.heappop(self._heap)[-1]
+
+    def __bool__(self) -> bool:
+        return bool(self._heap)
+
+
+def _where_gradients_stop(inputs: Sequence[torch.Tensor]) -> dict[Node, list[tuple[int, int]]]:
+    """For each node where an input's gradient arrives: ``(slot, position in inputs)`` pairs."""
+    stops: dict[Node, list[tuple[int, int]]] = {}
+    for position, tensor in enumerate(inputs):
+        edge = get_gradient_edge(tensor)
+        stops.setdefault(edge.node, []).append((edge.output_nr, position))
+    return stops
 
 
 def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
@@ -213,18 +286,37 @@ def _ancestors(stops: Iterable[Node], consumers: dict[Node, list[Node]]) -> set[
     return found
 
 
+def _leads_to_an_input(node: Node, needed: set[Node]) -> bool:
+    """Does a gradient this node sends lead on to an input? Else there is no need to run it."""
+    return any(next_node in needed for next_node, _ in node.next_functions)
+
+
+def _take_arrived(arrived: dict, node: Node) -> list[torch.Tensor | None]:
+    """What arrived for each output of ``node`` (None where nothing did), taken out of ``arrived``.
+
+    A node whose consumers all sent None still runs, as in PyTorch: a custom ``backward`` then
+    gets zeros, and may send something on."""
+    if node in arrived:
+        return arrived.pop(node)
+    return [None] * len(node._input_metadata)
+
+
 def _accumulate(arrived: dict, node: Node, slot: int, g: torch.Tensor) -> None:
     """Add ``g`` to the gradient arrived for output ``slot`` of ``node``: gradients arriving from
     several consumers are summed."""
-    # `_input_metadata` describes each output of the node's forward operation: one slot each.
-    expected = node._input_metadata
-    slots = arrived.setdefault(node, [None] * len(expected))
-    # PyTorch's engine, not the node, sums a gradient back to the shape of a broadcast tensor
-    # (b in `w * x + b`) and casts it to that tensor's dtype.
-    if g.shape != torch.Size(expected[slot].shape):
-        g = g.sum_to_size(expected[slot].shape)
-    g = g.to(expected[slot].dtype)
+    slots = arrived.setdefault(node, [None] * len(node._input_metadata))
+    g = _fit(g, node, slot)
     slots[slot] = g if slots[slot] is None else slots[slot] + g
+
+
+def _fit(g: torch.Tensor, node: Node, slot: int) -> torch.Tensor:
+    """``g`` made to fit output ``slot`` of ``node``, as PyTorch's engine (not the node) does."""
+    # `_input_metadata` describes each output of the node's forward operation: one slot each.
+    expected = node._input_metadata[slot]
+    # A broadcast tensor (b in `w * x + b`) gets a gradient of the broadcast shape: summed back.
+    if g.shape != torch.Size(expected.shape):
+        g = g.sum_to_size(expected.shape)
+    return g.to(expected.dtype)
 
 
 def _run(node: Node, grads_in: list[torch.Tensor | None]) -> Gradients:
@@ -257,6 +349,292 @@ def _run_custom_function(ctx: BackwardCFunction, grads_in: list[torch.Tensor | N
     return tuple(None if n is None else next(needing_grad) for n, _ in ctx.next_functions)
 
 
+# --- watching PyTorch's engine -----------------------------------------------------------------
+
+
+@dataclass(eq=False)
+class _Run:
+    """One run of a node by PyTorch's engine, as hooks on the node saw it."""
+
+    node: Node
+    nested: bool  # run by a backward pass started inside another watched node's backward
+    received: Gradients = ()  # after the hooks that run before it (tensor hooks, pre-hooks)
+    sent: Gradients = ()  # after the node's post-hooks: what went on to next_functions
+
+
+@contextmanager
+def _watching(nodes: Iterable[Node]) -> Iterator[list[_Run]]:
+    """Watch PyTorch's engine run ``nodes``: yields the list of runs, in the order they started,
+    which fills as the engine works. The watching hooks are removed afterwards, even on error."""
+    runs: list[_Run] = []
+    # Per thread (a GPU's nodes run in a thread of their own), the runs started and not yet
+    # finished: more than one while a node's backward runs a backward pass of its own.
+    unfinished: dict[int, list[_Run]] = {}
+
+    def on_start(node: Node):
+        # A pre-hook runs just before its node: the order of `runs` is the engine's order. It
+        # copies nothing: an operation here would hide the node's sequence number from
+        # PyTorch's profiler, and an extra reference would change how AccumulateGrad stores .grad.
+        def hook(grad_outputs):
+            running = unfinished.setdefault(threading.get_ident(), [])
+            run = _Run(node, nested=bool(running))
+            runs.append(run)
+            running.append(run)
+
+        return hook
+
+    def on_finish(node: Node):
+        # Registered after every hook of yours: it sees what the node was given after the hooks
+        # that run before it, and what it sent on after the hooks that run after it.
+        def hook(grad_inputs, grad_outputs):
+            run = unfinished[threading.get_ident()].pop()
+            run.received, run.sent = _copies(grad_outputs), _copies(grad_inputs)
+
+        return hook
+
+    handles = []
+    try:
+        for node in nodes:
+            handles.append(node.register_prehook(on_start(node)))
+            handles.append(node.register_hook(on_finish(node)))
+        yield runs
+    finally:
+        for handle in handles:
+            handle.remove()
+
+
+def _what_arrived(
+    runs: list[_Run], root, seed: torch.Tensor, consumers: Mapping[Node, list[Node]]
+) -> list[Gradients | None]:
+    """For each run, what the nodes before it sent it, summed in the order it arrived, as
+    PyTorch's engine sums it before any hook runs; None where not every edge into it was seen."""
+    edges_into = {node: len(feeding) for node, feeding in consumers.items()}
+    edges_into[root.node] += 1  # the seed comes along an edge of its own
+    sums: dict[Node, list[torch.Tensor | None]] = {}
+    edges_seen = {root.node: 1}
+    arrived: list[Gradients | None] = []
+    with torch.no_grad():
+        _accumulate(sums, root.node, root.output_nr, seed)
+        for run in runs:
+            if run.nested:  # a nested backward pass keeps gradients of its own, unseen here
+                arrived.append(None)
+                continue
+            grads = tuple(_take_arrived(sums, run.node))
+            complete = edges_seen.pop(run.node, 0) == edges_into.get(run.node)
+            arrived.append(grads if complete else None)
+            # A node that ran to the end sent its gradients on (in the order of its edges).
+            for (next_node, slot), g in zip(run.node.next_functions, run.sent, strict=False):
+                if next_node in edges_into:
+                    edges_seen[next_node] = edges_seen.get(next_node, 0) + 1
+                    if g is not None:
+                        _accumulate(sums, next_node, slot, g)
+    return arrived
+
+
+# --- explaining why the two answers differ -----------------------------------------------------
+
+
+def _why_they_differ(
+    runs: list[_Run],
+    output: torch.Tensor,
+    inputs: Sequence[torch.Tensor],
+    seed: torch.Tensor,
+    ours: Gradients,
+    pytorchs: Gradients,
+) -> str:
+    """Where, first in the engine's order, PyTorch's engine did what the by-hand one does not:
+    a gradient changed on its way into a node, a node sent on something other than what it
+    computes, or an input's gradient changed after it arrived. Runs nodes again to find out."""
+    root = get_gradient_edge(output)
+    consumers = _consumers_of_each_node(root.node)
+    needed = _ancestors(_where_gradients_stop(inputs), consumers)
+    namespace = _callers_namespace()
+    for run, arrived in zip(runs, _what_arrived(runs, root, seed, consumers), strict=True):
+        if arrived is not None and not _same_bits(arrived, run.received):
+            return _changed_on_the_way_in(run, arrived, namespace)
+        if not run.node.next_functions:
+            continue  # AccumulateGrad sends nothing on (and calling it would write to .grad)
+        computed = _replay(run, needed)
+        sent = _needed_only(run.node, run.sent, needed)
+        if not _same_bits(computed, sent):
+            if not _same_bits(computed, _replay(run, needed)):
+                return _not_deterministic(run)
+            return _changed_on_the_way_out(run, computed, sent, namespace)
+    position = _first_different(ours, pytorchs)
+    return _changed_after_arriving(inputs[position], position, ours, pytorchs, namespace)
+
+
+_REFUSAL = "grad cannot give PyTorch's answer here, so it refuses."
+_NO_HOOKS = "The by-hand engine calls each node directly, which runs no hooks."
+_ADVICE = (
+    "For the answer with the hooks, use torch.autograd.grad; to see where they act, "
+    "trace(output, retain_graph=True)."
+)
+
+
+def _replay(run: _Run, needed: set[Node]) -> Gradients:
+    """What the by-hand engine's rules make ``run.node`` send on from what it received."""
+    with torch.no_grad():
+        grads_out = _run(run.node, list(run.received))
+        fitted = [
+            None if g is None or next_node is None else _fit(g, next_node, slot)
+            for (next_node, slot), g in zip(run.node.next_functions, grads_out, strict=True)
+        ]
+    return _needed_only(run.node, fitted, needed)
+
+
+def _needed_only(node: Node, grads_out: Sequence, needed: set[Node]) -> Gradients:
+    # PyTorch's engine computes no gradient for an edge that leads to no input: compare the rest.
+    edges = node.next_functions
+    return tuple(g if n in needed else None for (n, _), g in zip(edges, grads_out, strict=True))
+
+
+def _changed_on_the_way_in(run: _Run, arrived: Gradients, namespace: dict) -> str:
+    slot = _first_different(arrived, run.received)
+    received, sent = _two_values(run.received[slot], arrived[slot])
+    what = (
+        f"At {_node_label(run.node, namespace)}, PyTorch's engine received {received} where "
+        f"{sent} had been sent to it:"
+    )
+    if _short_name(run.node) == "BackwardHookFunctionBackward":
+        return f"{_REFUSAL} {what} {_module_hooks(namespace)} changed it. {_NO_HOOKS} {_ADVICE}"
+    hooks = [
+        _hooks_of_tensor(tensor, name)
+        for name, tensor in _tensors(namespace)
+        if tensor.grad_fn is run.node and tensor.output_nr == slot and tensor._backward_hooks
+    ]
+    culprit = "; ".join(hooks) or (
+        "a hook on the tensor it computed (tensor.register_hook) or on the node itself "
+        "(grad_fn.register_prehook)"
+    )
+    return f"{_REFUSAL} {what} {culprit} changed it. {_NO_HOOKS} {_ADVICE}"
+
+
+def _changed_on_the_way_out(
+    run: _Run, computed: Gradients, sent: Gradients, namespace: dict
+) -> str:
+    edge = _first_different(computed, sent)
+    theirs, ours = _two_values(sent[edge], computed[edge])
+    what = (
+        f"At {_node_label(run.node, namespace)}, PyTorch's engine sent on {theirs}, but the node "
+        f"computes {ours} from what it received:"
+    )
+    if _short_name(run.node) == "BackwardHookFunctionBackward":
+        return f"{_REFUSAL} {what} {_module_hooks(namespace)} changed it. {_NO_HOOKS} {_ADVICE}"
+    culprit = (
+        "a hook registered on that node with grad_fn.register_hook (it runs after the node and "
+        "may replace what it sends) changed it"
+    )
+    if isinstance(run.node, BackwardCFunction) and any(g is None for g in run.received):
+        culprit += (
+            ", or its Function called ctx.set_materialize_grads(False) and the by-hand engine "
+            "handed backward zeros where PyTorch hands it None"
+        )
+    return f"{_REFUSAL} {what} {culprit}. {_NO_HOOKS} {_ADVICE}"
+
+
+def _changed_after_arriving(
+    tensor: torch.Tensor, position: int, ours: Gradients, pytorchs: Gradients, namespace: dict
+) -> str:
+    name = _name_of(tensor, namespace) or f"inputs[{position}]"
+    theirs, mine = _two_values(pytorchs[position], ours[position])
+    what = f"For {name}, PyTorch's engine handed back {theirs} where {mine} had arrived:"
+    if tensor._backward_hooks:
+        hooks = _hooks_of_tensor(tensor, name)
+        return f"{_REFUSAL} {what} {hooks} changed it. {_NO_HOOKS} {_ADVICE}"
+    return f"{_REFUSAL} {what} it cannot tell why. Use torch.autograd.grad."
+
+
+def _not_deterministic(run: _Run) -> str:
+    return (
+        f"{_REFUSAL} {_short_name(run.node)} gave different bits when called twice on the same "
+        "gradients: its backward is not deterministic here, so the by-hand answer cannot be "
+        "checked against PyTorch's. Use torch.autograd.grad, or call "
+        "torch.use_deterministic_algorithms(True) first."
+    )
+
+
+def _first_different(first: Sequence, second: Sequence) -> int:
+    pairs = zip(first, second, strict=True)
+    return next(i for i, (a, b) in enumerate(pairs) if not _same_tensor(a, b))
+
+
+def _two_values(first: torch.Tensor | None, second: torch.Tensor | None) -> tuple[str, str]:
+    """Two gradients as text, with as many digits as it takes to tell them apart."""
+    for digits in (4, 9, 17):
+        texts = (_value(first, digits), _value(second, digits))
+        if texts[0] != texts[1]:
+            return texts
+    if first is not None and first.numel() > 4:
+        return texts[0], "different values"
+    return texts  # they differ in bits only: 0.0 and -0.0, or two kinds of NaN
+
+
+# Names for the message: the variables of the code that called grad, as a learner wrote them.
+
+
+def _callers_namespace() -> dict:
+    frame = sys._getframe(1)
+    while frame is not None and frame.f_globals.get("__name__") == __name__:
+        frame = frame.f_back
+    if frame is None:
+        return {}
+    return {**frame.f_globals, **frame.f_locals}
+
+
+def _tensors(namespace: dict) -> list[tuple[str, torch.Tensor]]:
+    """The tensors of a namespace, and the parameters of its modules, with their names."""
+    found = []
+    for name, value in namespace.items():
+        if name.startswith("_"):
+            continue
+        if isinstance(value, torch.Tensor):
+            found.append((name, value))
+        elif isinstance(value, torch.nn.Module):
+            found.extend((f"{name}.{p}", tensor) for p, tensor in value.named_parameters())
+    return found
+
+
+def _name_of(tensor: torch.Tensor, namespace: dict) -> str | None:
+    return next((name for name, value in _tensors(namespace) if value is tensor), None)
+
+
+def _node_label(node: Node, namespace: dict) -> str:
+    if _short_name(node) == "BackwardHookFunctionBackward":
+        return "BackwardHookFunctionBackward (a node nn.Module adds for its backward hooks)"
+    made = [name for name, tensor in _tensors(namespace) if tensor.grad_fn is node]
+    return f"{_short_name(node)} (the node that computed {made[0]})" if made else _short_name(node)
+
+
+def _hooks_of_tensor(tensor: torch.Tensor, name: str) -> str:
+    described = ", ".join(_describe_hook(hook) for hook in tensor._backward_hooks.values())
+    return f"the hook on {name} ({described}, registered with {name}.register_hook)"
+
+
+def _module_hooks(namespace: dict) -> str:
+    found = []
+    for name, value in namespace.items():
+        if isinstance(value, torch.nn.Module) and not name.startswith("_"):
+            for path, module in value.named_modules(prefix=name):
+                hooks = [*module._backward_hooks.values(), *module._backward_pre_hooks.values()]
+                found.extend(f"on {path} ({_describe_hook(hook)})" for hook in hooks)
+    if not found:
+        return "a module's backward hook (register_full_backward_hook or its _pre_hook)"
+    return "the module backward hook " + "; ".join(found)
+
+
+def _describe_hook(hook) -> str:
+    """A hook's name; for a lambda, the line that defines it, when its source can be read."""
+    name = getattr(hook, "__name__", type(hook).__name__)
+    if name != "<lambda>":
+        return name
+    try:
+        line = inspect.getsource(hook).strip().splitlines()[0]
+    except (OSError, TypeError):
+        return "a lambda"
+    return f"`{line[:60]}…`" if len(line) > 60 else f"`{line}`"
+
+
 # --- shared by `trace` and `grad` ------------------------------------------------------------
 
 
@@ -276,6 +654,13 @@ def _seed(output: torch.Tensor, grad_output: torch.Tensor | None) -> torch.Tenso
                 "obvious gradient to start from. Pass grad_output= (a tensor of that shape, e.g. "
                 "torch.ones_like(output)), or reduce output to a number first, e.g. output.sum()."
             )
+        if output.is_complex():
+            raise ValueError(
+                "output is a complex number, and PyTorch starts a backward pass by itself only "
+                "from a real one (its words: 'grad can be implicitly created only for real "
+                "scalar outputs'). Pass grad_output= (a complex tensor of output's shape), or "
+                "differentiate a real number such as output.abs() or output.real."
+            )
         return torch.ones_like(output)
     if not isinstance(grad_output, torch.Tensor) or grad_output.shape != output.shape:
         raise ValueError(
@@ -292,6 +677,12 @@ def _seed(output: torch.Tensor, grad_output: torch.Tensor | None) -> torch.Tenso
 
 
 def _check_inputs(inputs: tuple) -> None:
+    if not inputs:
+        raise ValueError(
+            "inputs is empty, so there is nothing to take the gradient with respect to (PyTorch "
+            "refuses too: '`inputs` argument to `grad()` cannot be empty'). Pass the tensors "
+            "whose gradients you want, e.g. grad(y, [w, b])."
+        )
     for position, tensor in enumerate(inputs):
         if not isinstance(tensor, torch.Tensor):
             raise TypeError(f"inputs[{position}] must be a tensor, got {type(tensor).__name__}.")
@@ -303,29 +694,83 @@ def _check_inputs(inputs: tuple) -> None:
 
 
 @contextmanager
-def _friendly_error_if_graph_freed() -> Iterator[None]:
-    """Turn PyTorch's error about freed saved tensors into advice a learner can act on."""
+def _friendly_errors() -> Iterator[None]:
+    """Turn PyTorch's errors about a learner's graph into advice a learner can act on."""
     try:
         yield
     except RuntimeError as error:
-        if "already been freed" not in str(error):
-            raise
-        raise RuntimeError(
-            "This graph was already used by a backward pass, which freed the tensors its nodes "
-            "saved. Run the forward computation again to rebuild the graph, or keep it the first "
-            "time with retain_graph=True: y.backward(retain_graph=True), or "
-            "trace(y, retain_graph=True)."
-        ) from error
+        message = str(error)
+        if "already been freed" in message:
+            raise RuntimeError(
+                "This graph was already used by a backward pass, which freed the tensors its "
+                "nodes saved. Run the forward computation again to rebuild the graph, or keep it "
+                "the first time with retain_graph=True: y.backward(retain_graph=True), or "
+                "trace(y, retain_graph=True)."
+            ) from error
+        if "use_reentrant=True" in message:
+            raise RuntimeError(
+                "This graph holds a reentrant checkpoint (torch.utils.checkpoint with "
+                "use_reentrant=True), and PyTorch's engine refuses to run one for "
+                "torch.autograd.grad: its backward starts a backward pass of its own, which "
+                "writes into .grad. grad refuses too, before anything is written. Checkpoint "
+                "with use_reentrant=False, or use output.backward() or trace(output)."
+            ) from error
+        if "returned an incorrect number of gradients" in message:
+            raise RuntimeError(
+                f"{message}. A custom Function's backward returns one gradient per argument of "
+                "forward, None where there is none."
+            ) from error
+        raise
 
 
 def _copies(grads: Iterable[torch.Tensor | None]) -> Gradients:
     # Detached, so no graph is kept alive; cloned, because AccumulateGrad may keep the very tensor
-    # it received as `.grad`, and later backward passes add into that in place.
+    # it received as `.grad`, later backward passes add into that in place, and a hook may change
+    # a gradient in place after we saw it.
     return tuple(None if g is None else g.detach().clone() for g in grads)
+
+
+def _same_bits(first: Sequence, second: Sequence) -> bool:
+    """Are the two sequences of gradients identical, None for None and bit for bit?"""
+    if len(first) != len(second):
+        return False
+    return all(_same_tensor(a, b) for a, b in zip(first, second, strict=True))
+
+
+def _same_tensor(a: torch.Tensor | None, b: torch.Tensor | None) -> bool:
+    if a is None or b is None:
+        return a is None and b is None
+    if a.dtype != b.dtype or a.shape != b.shape or a.layout != b.layout:
+        return False
+    if a.layout != torch.strided:  # sparse: compare what the entries hold
+        a, b = a.to_dense(), b.to_dense()
+    if a.device.type == "meta" or b.device.type == "meta":
+        return a.device == b.device  # no values to compare
+    # Bits, not values: torch.equal calls -0.0 and 0.0 equal, and NaN unequal to itself.
+    # A fresh copy with plain strides: an expanded gradient's stride 0 cannot be viewed as bytes.
+    flat = [t.detach().reshape(-1).clone(memory_format=torch.contiguous_format) for t in (a, b)]
+    as_bytes = [t.view(torch.uint8) for t in flat]
+    return torch.equal(*as_bytes)
 
 
 def _short_name(node: Node) -> str:
     return node.name().removeprefix("torch::autograd::")
+
+
+def _value(g: torch.Tensor | None, digits: int = 4) -> str:
+    """A gradient as text: its numbers, with ``digits`` significant digits, when there are at
+    most four; else its shape."""
+    if g is None:
+        return "None"
+    if g.numel() > 4:
+        return f"a tensor of shape {tuple(g.shape)}"
+    return _numbers(g.detach().cpu().tolist(), digits)
+
+
+def _numbers(values, digits: int) -> str:
+    if isinstance(values, list):
+        return "[" + ", ".join(_numbers(value, digits) for value in values) + "]"
+    return f"{values:.{digits}g}"
 
 
 def _describe(value: object) -> str:

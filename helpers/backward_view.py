@@ -6,13 +6,16 @@
 
 In each picture (drawn by `helpers.graph`, arrows following the gradients) the node that runs is
 outlined in red, and every gradient sent so far is written in red on the arrow it travelled along.
-Without widgets (a static HTML page, GitHub) the pictures stand in a row, one per step.
+Without widgets (a static HTML page, GitHub) the pictures stand in a row, one per step. Where a
+hook changed the gradient on its way into a node, the table and the captions show both:
+``[6.0, 12.0] → hook → [0.0, 0.0]``, what was sent, then what the node received.
 """
 
 from __future__ import annotations
 
 import base64
 import html
+import inspect
 import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
@@ -22,7 +25,7 @@ from torch.autograd.graph import Node
 
 from helpers import graph
 from helpers._graph_model import describe
-from helpers.backward import Step, Trace, _short_name
+from helpers.backward import Step, Trace, _same_bits, _short_name
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
 
@@ -46,12 +49,14 @@ NamePairs = list[tuple[str, torch.Tensor]]
 
 def table_text(trace: Trace, names: Names = None) -> str:
     """The trace as a plain-text table, one line per step. ``names`` as in `helpers.graph.draw`."""
-    return _text(_rows(trace, _names(names)))
+    _check_trace(trace, "table_text")
+    return _text(_rows(trace, _names(_checked_names(names))))
 
 
 def table_html(trace: Trace, names: Names = None) -> str:
     """The trace as an HTML table, one row per step. ``names`` as in `helpers.graph.draw`."""
-    return _html_table(_rows(trace, _names(names)))
+    _check_trace(trace, "table_html")
+    return _html_table(_rows(trace, _names(_checked_names(names))))
 
 
 def _text(rows: list[tuple[str, ...]]) -> str:
@@ -76,27 +81,50 @@ def _html_table(rows: list[tuple[str, ...]]) -> str:
 def _rows(trace: Trace, named: NamePairs) -> list[tuple[str, str, str, str]]:
     """Each step as table cells: number, node, gradients in, gradients out and where they went."""
     leaf_names = _leaf_names(trace, named)
-    step_of = {step.node: number for number, step in enumerate(trace, start=1)}
 
     def label(node: Node) -> str:
         name = _short_name(node)
         return f"{name} of {leaf_names[node]}" if node in leaf_names else name
 
-    def sent(step: Step) -> str:
+    def sent(number: int, step: Step) -> str:
         if step.name == "AccumulateGrad":
             return f"added to {leaf_names.get(step.node, 'the leaf')}.grad"
         if not step.sent:
             return "nothing: no input needs a gradient"
-        return ", ".join(
-            f"{_value(g)} → {label(node)}" + (f" (step {step_of[node]})" if node in step_of else "")
-            for node, g in step.sent
-        )
+        parts = []
+        for node, g in step.sent:
+            part = f"{_value(g)} → {label(node)}"
+            later = _next_run(trace, node, after=number)
+            if later is not None:
+                part += f" (step {later})"
+            parts.append(part)
+        return ", ".join(parts)
 
     rows = []
     for number, step in enumerate(trace, start=1):
-        received = ", ".join(_value(g) for g in step.grads_in)
-        rows.append((str(number), label(step.node), received, sent(step)))
+        rows.append((str(number), label(step.node), _received(step), sent(number, step)))
     return rows
+
+
+def _next_run(trace: Trace, node: Node, after: int) -> int | None:
+    """The number of the first step after step ``after`` that runs ``node``: where what was sent
+    to it is used. (A node can run twice: a leaf inside and outside a reentrant checkpoint.)"""
+    for number in range(after + 1, len(trace) + 1):
+        if trace[number - 1].node is node:
+            return number
+    return None
+
+
+def _received(step: Step) -> str:
+    """What the node received; where a hook changed it, what was sent, then what it became."""
+    arrived = step.grads_arrived or [None] * len(step.grads_in)
+    texts = []
+    for before, after in zip(arrived, step.grads_in, strict=True):
+        if step.grads_arrived is not None and not _same_bits((before,), (after,)):
+            texts.append(f"{_value(before)} → hook → {_value(after)}")
+        else:
+            texts.append(_value(after))
+    return ", ".join(texts)
 
 
 def _shown(rows: list) -> list:
@@ -122,10 +150,13 @@ def _leaf_names(trace: Trace, named: NamePairs) -> dict[Node, str]:
 def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Drawing]:
     """One picture per step: the node that runs outlined, the gradients sent so far on the arrows.
 
-    ``options`` go to `helpers.graph.draw`; by default the arrows follow the gradients
+    ``options`` are those of `helpers.graph.draw`, but for ``highlight`` and ``edge_labels``,
+    which each picture sets itself; by default the arrows follow the gradients
     (``direction="backward"``) and the leaves' final ``.grad`` is left out (``show_grads=False``).
     """
-    return _frames(trace, _names(names), options)
+    _check_trace(trace, "frames")
+    _check_options(options, "frames")
+    return _frames(trace, _names(_checked_names(names)), options)
 
 
 def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[graph.Drawing]:
@@ -164,7 +195,9 @@ class StepThrough:
     elsewhere (a static HTML page, GitHub) all pictures show, in a row. As text: the table."""
 
     def __init__(self, trace: Trace, names: Names = None, **options: Any) -> None:
-        named = _names(names)
+        _check_trace(trace, "step_through")
+        _check_options(options, "step_through")
+        named = _names(_checked_names(names))
         self.rows = _rows(trace, named)
         self.pictures: list[str] = []  # one SVG text per step, or none for a long trace
         self.note = ""
@@ -237,7 +270,8 @@ class StepThrough:
 
 def step_through(trace: Trace, names: Names = None, **options: Any) -> StepThrough:
     """Show a trace one step at a time: a slider (and a play button) in JupyterLab, every
-    picture in a row elsewhere. ``names`` and ``options`` are those of `helpers.graph.draw`."""
+    picture in a row elsewhere. ``names`` and ``options`` are those of `helpers.graph.draw`, but
+    for ``highlight`` and ``edge_labels``, which each picture sets itself (see `frames`)."""
     return StepThrough(trace, names, **options)
 
 
@@ -257,6 +291,75 @@ def _slider(view: StepThrough):
 
     slider.observe(show, names="value")
     return widgets.VBox([widgets.HBox([play, slider]), picture])
+
+
+# --- what the public functions accept ----------------------------------------------------------
+
+# What each picture sets itself, and why a caller cannot choose it.
+SET_BY_EACH_PICTURE = {
+    "highlight": "each picture outlines the node that runs at its step",
+    "edge_labels": "each picture writes on the arrows the gradients sent so far",
+}
+
+
+def _check_trace(trace: object, function: str) -> None:
+    if isinstance(trace, Trace):
+        return
+    if isinstance(trace, torch.Tensor):
+        raise TypeError(
+            f"{function} shows a recorded backward pass, and got a tensor. Record the pass first "
+            f"with helpers.backward.trace, then show it: {function}(trace(y))."
+        )
+    raise TypeError(
+        f"{function} shows a recorded backward pass, the Trace that helpers.backward.trace(y) "
+        f"returns; got {type(trace).__name__}."
+    )
+
+
+def _checked_names(names: object) -> Names:
+    """``names`` if it is a dict of tensors or pairs of a name and a tensor; the pairs as a list
+    (a generator can be read once only); else an error that says what to pass."""
+    if names is None or isinstance(names, Mapping):
+        pairs = [] if names is None else list(names.items())
+    elif isinstance(names, torch.Tensor | str) or not isinstance(names, Iterable):
+        pairs = None
+    else:
+        pairs = list(names)
+    good = pairs is not None and all(
+        isinstance(pair, tuple | list)
+        and len(pair) == 2
+        and isinstance(pair[0], str)
+        and isinstance(pair[1], torch.Tensor)
+        for pair in pairs
+    )
+    if not good:
+        raise TypeError(
+            f"names must be a dict such as {{'w': w}}, or (name, tensor) pairs such as "
+            f"model.named_parameters(); got {_kind(names)}. To name one tensor w: names={{'w': w}}."
+        )
+    return names if isinstance(names, Mapping) else pairs
+
+
+def _check_options(options: dict[str, Any], function: str) -> None:
+    for option, reason in SET_BY_EACH_PICTURE.items():
+        if option in options:
+            raise TypeError(f"{function} sets {option} itself: {reason}. Leave {option}= out.")
+    known = set(inspect.signature(graph.draw).parameters) - {"output", "names"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        allowed = ", ".join(sorted(known - set(SET_BY_EACH_PICTURE)))
+        raise TypeError(
+            f"{function} does not know the option {unknown[0]}. Its options are those of "
+            f"helpers.graph.draw that pictures of a trace leave to you: {allowed}."
+        )
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, torch.Tensor):
+        return "a tensor"
+    if isinstance(value, Mapping | list | tuple):
+        return f"a {type(value).__name__} that does not pair names with tensors"
+    return f"a {type(value).__name__}"
 
 
 # --- small pieces ------------------------------------------------------------------------------

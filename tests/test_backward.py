@@ -836,6 +836,70 @@ def test_trace_keeps_detached_copies_that_later_backward_passes_do_not_change():
     torch.testing.assert_close(w.grad, torch.tensor([6.0, 2.0, 4.0]))
 
 
+def checkpointed_layer_whose_weight_is_also_used_outside():
+    """A leaf whose AccumulateGrad runs twice: inside the checkpoint's own backward pass, and in
+    the outer one."""
+    torch.manual_seed(0)
+    lin = nn.Linear(2, 2)
+    x = torch.randn(3, 2, requires_grad=True)
+    return checkpoint(lin, x, use_reentrant=True).sum() + (lin.weight * 3).sum(), lin
+
+
+def test_trace_records_a_node_that_runs_twice_once_per_run_with_its_own_values():
+    output, lin = checkpointed_layer_whose_weight_is_also_used_outside()
+    steps = trace(output)
+    weight_steps = [
+        s for s in steps if s.name == "AccumulateGrad" and s.node.variable is lin.weight
+    ]
+    assert len(weight_steps) == 2
+    outside, inside = (step.grads_in[0] for step in weight_steps)
+    assert torch.equal(outside, torch.full((2, 2), 3.0))  # from (lin.weight * 3).sum()
+    expected_output, expected_lin = checkpointed_layer_whose_weight_is_also_used_outside()
+    expected_output.backward()
+    torch.testing.assert_close(outside + inside, expected_lin.weight.grad)
+    torch.testing.assert_close(lin.weight.grad, expected_lin.weight.grad)
+
+
+def test_trace_shows_where_a_hook_changed_a_gradient_on_its_way_into_a_node():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = a * 3
+    h.register_hook(lambda g: g * 0)
+    a.register_hook(lambda g: g + 1)
+    steps = trace((h * h).sum() + a.sum())
+    changed = {step.node: step for step in steps if step.changed_by_hook}
+    assert set(changed) == {h.grad_fn, get_gradient_edge(a).node}
+    hooked = changed[h.grad_fn]
+    assert torch.equal(hooked.grads_arrived[0], torch.tensor([6.0, 12.0]))  # 2h, sent to it
+    assert torch.equal(hooked.grads_in[0], torch.tensor([0.0, 0.0]))  # what the node received
+    leaf = changed[get_gradient_edge(a).node]
+    assert torch.equal(leaf.grads_arrived[0], torch.tensor([1.0, 1.0]))  # 1 + 0 from h's node
+    assert torch.equal(leaf.grads_in[0], torch.tensor([2.0, 2.0])) and torch.equal(
+        a.grad, leaf.grads_in[0]
+    )
+
+
+def test_trace_shows_a_node_pre_hook_that_changed_what_the_node_received():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = a * 3
+    h.grad_fn.register_prehook(lambda grads: (grads[0] * 10,))
+    steps = trace((h * h).sum())
+    (hooked,) = [step for step in steps if step.changed_by_hook]
+    assert hooked.node is h.grad_fn and torch.equal(hooked.grads_in[0], torch.tensor([60.0, 120.0]))
+
+
+@pytest.mark.parametrize("build", TRACED_GRAPHS, ids=lambda build: build.__name__)
+def test_trace_sees_every_gradient_arrive_and_no_hook_where_there_is_none(build):
+    output, _ = build()
+    steps = trace(output)
+    assert all(step.grads_arrived is not None and not step.changed_by_hook for step in steps)
+
+
+def test_trace_of_many_random_graphs_sums_what_arrives_as_pytorchs_engine_does():
+    for seed in range(RANDOM_GRAPHS // 4):
+        output, _, _, _ = random_graph(seed)
+        assert not any(step.changed_by_hook for step in trace(output)), f"graph {seed}"
+
+
 def code_of_helpers_backward_that_runs_during(run):
     """Names of helpers.backward functions called while `run()` runs."""
     called = []

@@ -10,6 +10,7 @@ import pygraphviz
 import pytest
 import torch
 from nbclient import NotebookClient
+from torch.utils.checkpoint import checkpoint
 
 from helpers import backward_view, graph
 from helpers.backward import trace
@@ -135,6 +136,105 @@ def test_names_given_win_over_the_notebooks_namespace(monkeypatch):
     shell = types.SimpleNamespace(user_ns={"weight": w})
     monkeypatch.setitem(sys.modules, "IPython", types.SimpleNamespace(get_ipython=lambda: shell))
     assert "AccumulateGrad of given" in table_text(steps, names={"given": w})
+
+
+def test_table_shows_what_was_sent_and_what_a_hook_made_of_it():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    h = a * 3
+    h.register_hook(lambda g: g * 0)
+    text = table_text(trace((h * h).sum()))
+    assert re.search(r"^3\s+MulBackward0\s+\[6.0, 12.0\] → hook → \[0.0, 0.0\]\s", text, re.M)
+    assert text.count("hook") == 1
+
+
+def test_table_points_each_gradient_to_the_run_of_the_node_that_used_it():
+    torch.manual_seed(0)
+    lin = torch.nn.Linear(2, 2)
+    x = torch.randn(3, 2, requires_grad=True)
+    y = checkpoint(lin, x, use_reentrant=True).sum() + (lin.weight * 3).sum()
+    lines = table_text(trace(y)).splitlines()[1:]
+    weight_steps = [
+        line.split()[0] for line in lines if "AccumulateGrad of lin.weight" in line[:40]
+    ]
+    assert len(weight_steps) == 2  # outside the checkpoint, then inside its own backward pass
+    multiply = next(line for line in lines if re.match(r"\d+\s+MulBackward0", line))
+    assert multiply.endswith(f"→ AccumulateGrad of lin.weight (step {weight_steps[0]})")
+
+
+# --- misuse: errors that say what was expected -----------------------------------------------
+
+
+@pytest.mark.parametrize("show", [step_through, frames, table_text, table_html])
+def test_showing_a_tensor_instead_of_a_trace_says_to_trace_it_first(show):
+    a, w, b = neuron()
+    name = show.__name__
+    with pytest.raises(
+        TypeError,
+        match=rf"{name} shows a recorded backward pass, and got a "
+        rf"tensor\. .*{name}\(trace\(y\)\)",
+    ):
+        show(a)
+
+
+def test_showing_something_else_says_what_a_trace_is():
+    with pytest.raises(
+        TypeError,
+        match=r"the Trace that helpers\.backward\.trace\(y\) returns; "
+        r"got list",
+    ):
+        step_through([1, 2])
+
+
+@pytest.mark.parametrize(
+    "names, described",
+    [
+        (torch.tensor(2.0), "a tensor"),
+        ("w", "a str"),
+        ({"w": 2.0}, "a dict that does not pair names with tensors"),
+        ([("w",)], "a list that does not pair names with tensors"),
+        (3, "an? int"),
+    ],
+    ids=["tensor", "string", "dict of numbers", "short pairs", "number"],
+)
+def test_names_that_are_not_names_for_tensors_are_refused_with_an_example(names, described):
+    a, w, b = neuron()
+    steps = trace(a)
+    for show in (step_through, frames, table_text):
+        with pytest.raises(
+            TypeError,
+            match=rf"names must be a dict .*got {described}\. "
+            r"To name one tensor w: names=\{'w': w\}",
+        ):
+            show(steps, names=names)
+
+
+def test_names_given_as_a_generator_of_pairs_are_read_once_and_used():
+    a, w, b = neuron()
+    text = table_text(trace(a), names=(pair for pair in [("weight", w)]))
+    assert "AccumulateGrad of weight" in text
+
+
+@pytest.mark.parametrize("option", ["highlight", "edge_labels"])
+def test_options_each_picture_sets_itself_are_refused_with_the_reason(option):
+    a, w, b = neuron()
+    steps = trace(a)
+    for show in (frames, step_through):
+        with pytest.raises(
+            TypeError,
+            match=rf"{show.__name__} sets {option} itself: each "
+            rf"picture .*Leave {option}= out",
+        ):
+            show(steps, **{option: None})
+
+
+def test_an_unknown_option_is_refused_with_the_list_of_options():
+    a, w, b = neuron()
+    with pytest.raises(
+        TypeError,
+        match=r"does not know the option colour\. .*direction, "
+        r"max_nodes, show_grads, show_saved, show_values",
+    ):
+        frames(trace(a), colour="red")
 
 
 # --- the pictures ------------------------------------------------------------------------------

@@ -1,40 +1,101 @@
 # The commands of the collection. `make lab` to read, `make test` to check (what CI runs).
+# Linux and macOS on Apple silicon; Windows and Intel Macs: see the README's "Open it".
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed
-HOST ?= 127.0.0.1
-PORT ?= 8888
 NOTEBOOKS ?=
+# The Pythons that every pinned package has wheels for (tests/test_platforms.py checks them).
+SUPPORTED_PYTHONS := 3.10 3.11 3.12 3.13 3.14
+# The lab listens on this machine only. Another address is a choice made on make's command line,
+# `make lab LAB_HOST=0.0.0.0`: a variable set here with := is not overridden by the environment,
+# so an exported HOST or LAB_HOST in a shell profile cannot open the lab to the network.
+LAB_HOST := 127.0.0.1
+LAB_PORT := 8888
 
-.PHONY: lab test unit browser nbval lint outputs html images repository bench clean
+# --- which torch ------------------------------------------------------------------------------
+# TORCH=cpu (the default) or TORCH=cuda (Linux with an NVIDIA GPU: lessons 05-07 then run on it).
+# Without TORCH, make keeps the build the environment already has.
+SYSTEM := $(shell uname -s)
+MACHINE := $(shell uname -m)
+INSTALLED_TORCH := $(patsubst $(VENV)/.installed-lab-%,%,$(firstword $(wildcard $(VENV)/.installed-lab-*)))
+TORCH ?= $(or $(INSTALLED_TORCH),cpu)
+TORCH_VERSION := $(shell sed -n 's/^torch==\([0-9][0-9.]*\).*/\1/p' requirements.txt)
+TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
+ifeq ($(TORCH)-$(SYSTEM),cpu-Linux)
+# PyPI's torch for Linux is the CUDA build: 527 MB, plus 2.2 GB of CUDA packages. PyTorch's CPU
+# index has the same release built for the CPU only (about 190 MB), versioned 2.13.0+cpu, which
+# the local label `+cpu` pins. --no-deps: pip asks that index for torch alone, and torch's own
+# dependencies come from the usual index in the next step. If the CPU index cannot be reached,
+# pip says so and takes a 2.13.0+cpu wheel from wherever else it is configured to look, or stops.
+TORCH_INSTALL := --no-deps --extra-index-url $(TORCH_CPU_INDEX) torch==$(TORCH_VERSION)+cpu
+else ifeq ($(TORCH)-$(SYSTEM),cuda-Linux)
+# `===` asks for the version string exactly: PyPI's CUDA build "2.13.0", which an installed
+# "2.13.0+cpu" does not satisfy (it does satisfy `==2.13.0`), so switching builds reinstalls torch.
+TORCH_INSTALL := torch===$(TORCH_VERSION)
+else ifeq ($(TORCH),cpu)
+# macOS and Windows: PyPI's build is the CPU one (with Apple's GPU, MPS, on Apple silicon).
+TORCH_INSTALL := torch==$(TORCH_VERSION)
+else ifeq ($(TORCH),cuda)
+$(error TORCH=cuda installs PyTorch's CUDA build, which exists for Linux (and Windows, without make); on $(SYSTEM) use the default TORCH=cpu)
+else
+$(error TORCH=$(TORCH) is not a torch build this Makefile knows: use TORCH=cpu (the default) or TORCH=cuda)
+endif
 
-# The environment is rebuilt only when the lock or the package description changes.
-$(STAMP): requirements.lock pyproject.toml
+# --- the environment --------------------------------------------------------------------------
+# Rebuilt only when what it was installed from changes. The learner's part (`make lab`) and the
+# maintainer's tools (`make test` and the rest) have a stamp each; the torch build is in the name.
+LAB_STAMP := $(VENV)/.installed-lab-$(TORCH)
+DEV_STAMP := $(VENV)/.installed-dev-$(TORCH)
+PIP := $(BIN)/python -m pip install --quiet
+
+.PHONY: lab test unit browser nbval lint outputs html images repository bench clean \
+	python-version supported-machine
+
+python-version:
+	@version=$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])') || { \
+		echo "make needs Python $(firstword $(SUPPORTED_PYTHONS)) to $(lastword $(SUPPORTED_PYTHONS)), and '$(PYTHON)' did not run: install one and say which, e.g. make lab PYTHON=python3.12" >&2; exit 1; }; \
+	case " $(SUPPORTED_PYTHONS) " in *" $$version "*) ;; *) \
+		echo "This collection needs Python $(firstword $(SUPPORTED_PYTHONS)) to $(lastword $(SUPPORTED_PYTHONS)) (torch $(TORCH_VERSION) and the other pinned packages have builds for those), and $(PYTHON) is Python $$version. Install one of those and say which, e.g. make lab PYTHON=python3.12" >&2; \
+		exit 1;; esac
+
+supported-machine:
+	@if [ "$(SYSTEM)-$(MACHINE)" = "Darwin-x86_64" ]; then \
+		echo "PyPI has no torch $(TORCH_VERSION) for Intel Macs: use conda instead (README, \"Open it\")." >&2; \
+		exit 1; fi
+
+$(LAB_STAMP): requirements.txt pyproject.toml
+	@$(MAKE) --no-print-directory supported-machine
+	@test -x $(BIN)/python || $(MAKE) --no-print-directory python-version
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -r requirements.lock
-	$(BIN)/python -m pip install --quiet --no-deps --editable .
-	touch $(STAMP)
+	$(PIP) --upgrade pip
+	rm -f $(VENV)/.installed-*
+	$(PIP) $(TORCH_INSTALL)
+	$(PIP) -r requirements.txt
+	$(PIP) --no-deps --editable .
+	touch $@
 
-lab: $(STAMP)
-	$(BIN)/python tools/lab.py --host $(HOST) --port $(PORT)
+$(DEV_STAMP): $(LAB_STAMP) requirements-dev.txt
+	$(PIP) -r requirements-dev.txt
+	touch $@
+
+lab: $(LAB_STAMP)
+	$(BIN)/python tools/lab.py --host $(LAB_HOST) --port $(LAB_PORT)
 
 test: lint unit nbval
 
 # Includes the browser test (every notebook in JupyterLab, in Chromium) and the Colab stand-in;
 # -rs prints why a test was skipped (no Chromium found outside CI, for one).
-unit: $(STAMP)
+unit: $(DEV_STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadscope -rs tests
 
-browser: $(STAMP)
+browser: $(DEV_STAMP)
 	$(BIN)/python -m pytest -m browser -rs tests/test_browser.py
 
-nbval: $(STAMP)
+nbval: $(DEV_STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadscope --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg notebooks
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check helpers tests tools benchmarks conftest.py
 	$(BIN)/ruff format --check helpers tests tools benchmarks conftest.py
 	$(BIN)/ruff check notebooks
@@ -42,22 +103,22 @@ lint: $(STAMP)
 	# useless to it; ruff's own notebook check above still flags useless expressions mid-cell.
 	$(BIN)/nbqa ruff notebooks --extend-ignore=B015,B018
 
-outputs: $(STAMP)
+outputs: $(DEV_STAMP)
 	$(BIN)/python tools/notebooks.py outputs $(NOTEBOOKS)
 
-html: $(STAMP)
+html: $(DEV_STAMP)
 	$(BIN)/python tools/notebooks.py html $(NOTEBOOKS)
 
-# The pictures, then the copies of them that notebooks carry as cell attachments (for Colab).
-images: $(STAMP)
+# The pictures, then the copies of them that markdown cells carry inline (so Colab shows them).
+images: $(DEV_STAMP)
 	$(BIN)/python tools/make_images.py
-	$(BIN)/python tools/attachments.py
+	$(BIN)/python tools/embed_pictures.py
 
 # After forking: make repository URL=https://github.com/YOU/YOUR-FORK
-repository: $(STAMP)
+repository: $(DEV_STAMP)
 	$(BIN)/python tools/set_repository.py $(URL)
 
-bench: $(STAMP)
+bench: $(DEV_STAMP)
 	$(BIN)/python -m pip install --quiet torchviz==0.0.3
 	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
 

@@ -1,35 +1,45 @@
 """Colab: a notebook runs there from its setup cell alone, with Colab's own torch, and shows its
 pictures.
 
-The slow test builds a stand-in for Colab: a fresh virtual environment holding what Colab
-preinstalls and this collection needs (torch, numpy, a kernel) but not `helpers`, and a kernel
-that has imported a stand-in `google.colab` module, as Colab's kernel has. The setup cell's
-install source is pointed at a copy of this checkout through AUTOGRAD_NOTEBOOKS_SOURCE (in Colab
-it is the repository). A graph notebook then runs top to bottom with nbclient. Run it alone with
-`pytest -m colab`; it needs the package index, as Colab does, for what the setup cell installs.
+The slow test builds a stand-in for Colab: a fresh virtual environment that already has what
+Colab preinstalls and this collection needs (torch, numpy, a kernel) but not `helpers`, and a
+kernel that has imported a stand-in `google.colab` module, as Colab's kernel has. Its torch is
+the one installed here, shared rather than downloaded again, as Colab's is there before any cell
+runs. The setup cell's install source is pointed at a copy of this checkout through
+AUTOGRAD_NOTEBOOKS_SOURCE (in Colab it is the repository). A graph notebook then runs top to
+bottom with nbclient. Run it alone with `pytest -m colab`; it needs the package index, as Colab
+does, for what the setup cell installs (matplotlib, Graphviz's bindings, ipywidgets).
+
+The fast tests read every markdown cell of every notebook for pictures Colab cannot show.
 """
 
 from __future__ import annotations
 
 import base64
+import importlib.metadata
 import json
 import re
 import subprocess
+import sysconfig
 import venv
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
 
+import mistune
 import nbformat
 import pytest
 from local_lab import ROOT, copy_repository
+from packaging.requirements import Requirement
+from packaging.utils import canonicalize_name
 
-from tools.attachments import attachment_name, update_notebook
+from tools.embed_pictures import source_name, update_notebook
 from tools.set_repository import notebooks
 
 NOTEBOOKS = notebooks()
-LOCK = ROOT / "requirements.lock"
-# What Colab has that matters here: its own torch (the lock's version stands in for it), numpy,
-# and a Jupyter kernel. Everything else the setup cell must bring.
+REQUIREMENTS = ROOT / "requirements.txt"
+# What Colab has that matters here: its own torch (the one installed here stands in for it),
+# numpy, and a Jupyter kernel. Everything else the setup cell must bring.
 PREINSTALLED = ["torch", "numpy", "ipykernel"]
 STAND_IN_COLAB = '"""A stand-in for Colab\'s google.colab module: its presence is what counts."""\n'
 CELL_TIMEOUT_SECONDS = 600
@@ -56,8 +66,8 @@ def test_helpers_require_torch_as_an_open_range_so_colab_keeps_its_own():
     assert re.fullmatch(r">=\s*2(\.\d+){1,2}", torch), f"torch{torch}: give a lower bound only"
 
 
-def test_the_lock_pins_torch_so_the_range_never_pulls_another_here():
-    pins = re.findall(r"^torch==(\S+)$", LOCK.read_text(encoding="utf-8"), re.M)
+def test_the_requirements_pin_torch_so_the_range_never_pulls_another_here():
+    pins = re.findall(r"^torch==(\S+)$", REQUIREMENTS.read_text(encoding="utf-8"), re.M)
     assert len(pins) == 1
 
 
@@ -123,7 +133,7 @@ def _kernel_spec(work: Path, python: Path, checkout: Path) -> Path:
             "IPYTHONDIR": str(work / "ipython"),
             "AUTOGRAD_NOTEBOOKS_SOURCE": str(checkout),
             # What the setup cell installs takes the validated versions, not whatever is newest.
-            "PIP_CONSTRAINT": str(LOCK),
+            "PIP_CONSTRAINT": str(REQUIREMENTS),
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         },
     }
@@ -153,15 +163,52 @@ def _run_notebook(path: Path, kernels: Path) -> str | None:
     return None
 
 
+def _installed_with_dependencies(names: list[str]) -> list[importlib.metadata.Distribution]:
+    """The installed distributions ``names`` and everything they require, here."""
+    found: dict[str, importlib.metadata.Distribution] = {}
+    waiting = list(names)
+    while waiting:
+        name = canonicalize_name(waiting.pop())
+        if name in found:
+            continue
+        try:
+            distribution = importlib.metadata.distribution(name)
+        except importlib.metadata.PackageNotFoundError:
+            continue  # required only on another platform, or optional
+        found[name] = distribution
+        for text in distribution.requires or []:
+            requirement = Requirement(text)
+            if requirement.marker is None or requirement.marker.evaluate({"extra": ""}):
+                waiting.append(requirement.name)
+    return list(found.values())
+
+
+def _share_preinstalled(environment: Path, folder: Path) -> None:
+    """Make PREINSTALLED, as installed here, importable in ``environment`` without copying it.
+
+    ``folder`` gets a link to each of their top-level files and folders, and a .pth file puts it
+    on the environment's path, after its own site-packages: pip there sees these packages as
+    installed, so the setup cell's install keeps them, as it keeps Colab's.
+    """
+    folder.mkdir()
+    for distribution in _installed_with_dependencies(PREINSTALLED):
+        tops = {Path(file).parts[0] for file in distribution.files or []}
+        for top in sorted(tops - {"..", "__pycache__"}):
+            link = folder / top
+            if not link.exists():
+                link.symlink_to(distribution.locate_file(top))
+    site_packages = sysconfig.get_path("purelib", vars={"base": str(environment)})
+    (Path(site_packages) / "preinstalled.pth").write_text(f"{folder}\n")
+
+
 @pytest.fixture(scope="module")
 def colab_run(tmp_path_factory) -> ColabRun:
     work = tmp_path_factory.mktemp("colab")
     checkout = copy_repository(work / "checkout")
     environment = work / "environment"
     venv.create(environment, with_pip=True)
+    _share_preinstalled(environment, work / "preinstalled")
     python = _python(environment)
-    install = [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    subprocess.run([*install, "--constraint", LOCK, *PREINSTALLED], check=True)
     helpers_before = _probe(python, "import helpers; print('found')") == "found"
     torch_before = _torch_install(python)
     kernels = _kernel_spec(work, python, checkout)
@@ -194,37 +241,108 @@ def test_setup_cell_keeps_colabs_own_torch(colab_run):
     assert colab_run.torch_after == colab_run.torch_before
 
 
+@pytest.mark.colab
+def test_the_stand_in_has_the_torch_installed_here_rather_than_another(colab_run):
+    assert colab_run.torch_before[0] == importlib.metadata.version("torch")
+
+
 # --- pictures in markdown cells show in Colab ---------------------------------------------------
 
-PICTURE_TARGET = re.compile(r"!\[[^\]]*\]\(\s*<?([^)\s>]+)|<img\b[^>]*?\bsrc=[\"']([^\"']+)")
+# Colab opens the .ipynb alone and renders neither cell attachments nor paths relative to the
+# notebook; a picture inside the address, or on the web over https, it shows.
+COLAB_SHOWS = re.compile(r"^(data:image/[\w.+-]+;base64,|https://)")
+MARKDOWN = mistune.create_markdown(renderer=None, plugins=["table"])
 
 
-def _markdown_cells(path: Path) -> list[dict]:
-    cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-    return [c for c in cells if c["cell_type"] == "markdown"]
+class _ImageSources(HTMLParser):
+    """The src of every <img> in a piece of HTML."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.sources: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "img":
+            self.sources += [value or "" for name, value in attrs if name == "src"]
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_markdown_pictures_are_attachments_or_full_addresses(path):
-    # Colab opens the .ipynb alone: a relative link such as ../../images/x.png finds nothing.
+def pictures(markdown: str) -> list[tuple[str, str | None]]:
+    """(address, title) of every picture in ``markdown``: inline, by reference, or as <img>."""
+    found = []
+    waiting = list(MARKDOWN(markdown))
+    while waiting:
+        token = waiting.pop(0)
+        if token["type"] == "image":
+            found.append((token["attrs"]["url"], token["attrs"].get("title")))
+        elif token["type"] in ("inline_html", "block_html"):
+            parser = _ImageSources()
+            parser.feed(token.get("raw", ""))
+            found += [(source, None) for source in parser.sources]
+        waiting += token.get("children") or []
+    return found
+
+
+def not_shown_in_colab(markdown: str) -> list[str]:
+    return [address[:60] for address, _ in pictures(markdown) if not COLAB_SHOWS.match(address)]
+
+
+def _markdown_cells(path: Path) -> list[nbformat.NotebookNode]:
+    return [c for c in nbformat.read(path, as_version=4).cells if c.cell_type == "markdown"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+def test_every_picture_in_a_markdown_cell_is_one_colab_shows(path):
+    for index, cell in enumerate(_markdown_cells(path)):
+        assert not not_shown_in_colab(cell.source), (
+            f"markdown cell {index}: Colab cannot show {not_shown_in_colab(cell.source)}; "
+            "draw the picture into images/ and run `make images` to carry it inside the cell"
+        )
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        "![graph](attachment:graph.png)",
+        "![graph](../../images/graph.png)",
+        "![graph](images/graph.png 'a title')",
+        "![graph][ref]\n\n[ref]: ../../images/graph.png",
+        'Look: <img src="../../images/graph.png" width="300">',
+        "![graph](http://example.org/graph.png)",
+        "![graph](file:///home/me/graph.png)",
+    ],
+)
+def test_the_check_finds_a_picture_colab_cannot_show(markdown):
+    assert not_shown_in_colab(markdown)
+
+
+@pytest.mark.parametrize(
+    "markdown",
+    [
+        '![graph](data:image/png;base64,iVBORw0KGgo= "images/graph.png")',
+        "![graph](https://example.org/graph.png)",
+        '<img src="data:image/svg+xml;base64,PHN2Zz4=">',
+        "No picture here, only [a link](../../README.md).",
+    ],
+)
+def test_the_check_accepts_what_colab_shows(markdown):
+    assert not not_shown_in_colab(markdown)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: str(p.relative_to(ROOT / "notebooks")))
+def test_embedded_pictures_are_the_current_files_in_images(path):
     for cell in _markdown_cells(path):
-        for match in PICTURE_TARGET.finditer("".join(cell["source"])):
-            target = match.group(1) or match.group(2)
-            assert re.match(r"^(attachment:|https://|data:)", target), (
-                f"{target} will not show in Colab: run `make images` to attach it to the notebook"
-            )
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
-def test_attached_pictures_are_the_current_files_in_images(path):
-    for cell in _markdown_cells(path):
-        for name, bundle in cell.get("attachments", {}).items():
+        for address, title in pictures(cell.source):
+            name = source_name(address, title, path)
+            if name is None or not address.startswith("data:"):
+                continue
             picture = ROOT / "images" / name
-            assert picture.is_file(), f"{name} is attached but images/{name} does not exist"
-            (data,) = bundle.values()
-            assert base64.b64decode(data) == picture.read_bytes(), (
-                f"the attached {name} is older than images/{name}: run `make images`"
+            assert picture.is_file(), f"a cell shows images/{name}, which does not exist"
+            assert base64.b64decode(address.split(",", 1)[1]) == picture.read_bytes(), (
+                f"the picture of images/{name} in {path.name} is out of date: run `make images`"
             )
+
+
+# --- tools/embed_pictures.py --------------------------------------------------------------------
 
 
 def _notebook_with(tmp_path: Path, markdown: str) -> Path:
@@ -235,52 +353,69 @@ def _notebook_with(tmp_path: Path, markdown: str) -> Path:
     return path
 
 
+def _data(content: bytes) -> str:
+    return "data:image/png;base64," + base64.b64encode(content).decode()
+
+
+FIRST_DRAWING = b"\x89PNG first drawing"
+
+
 @pytest.fixture
 def images(tmp_path) -> Path:
     folder = tmp_path / "images"
     folder.mkdir()
-    (folder / "graph.png").write_bytes(b"\x89PNG first drawing")
+    (folder / "graph.png").write_bytes(FIRST_DRAWING)
     return folder
 
 
-def test_attaching_rewrites_a_relative_link_into_images_and_stores_the_file(tmp_path, images):
+def test_embedding_writes_a_relative_link_into_images_as_the_picture_itself(tmp_path, images):
     path = _notebook_with(tmp_path, "Look:\n\n![the graph](../../images/graph.png)")
     assert update_notebook(path, images)
     cell = nbformat.read(path, as_version=4).cells[0]
-    assert cell.source == "Look:\n\n![the graph](attachment:graph.png)"
-    assert base64.b64decode(cell.attachments["graph.png"]["image/png"]) == b"\x89PNG first drawing"
+    expected = f'Look:\n\n![the graph]({_data(FIRST_DRAWING)} "images/graph.png")'
+    assert cell.source == expected
+    assert not not_shown_in_colab(cell.source)
 
 
-def test_attaching_again_copies_a_redrawn_picture_and_otherwise_changes_nothing(tmp_path, images):
+def test_embedding_turns_an_attachment_into_the_picture_itself_and_drops_it(tmp_path, images):
+    path = _notebook_with(tmp_path, "![the graph](attachment:graph.png)")
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells[0].attachments = {"graph.png": {"image/png": "b2xk"}}
+    nbformat.write(notebook, path)
+    assert update_notebook(path, images)
+    cell = nbformat.read(path, as_version=4).cells[0]
+    assert cell.source == f'![the graph]({_data(FIRST_DRAWING)} "images/graph.png")'
+    assert "attachments" not in cell
+
+
+def test_embedding_again_copies_a_redrawn_picture_and_otherwise_changes_nothing(tmp_path, images):
     path = _notebook_with(tmp_path, "![the graph](../../images/graph.png)")
     update_notebook(path, images)
     assert not update_notebook(path, images)
     (images / "graph.png").write_bytes(b"\x89PNG second drawing")
     assert update_notebook(path, images)
     cell = nbformat.read(path, as_version=4).cells[0]
-    assert base64.b64decode(cell.attachments["graph.png"]["image/png"]) == b"\x89PNG second drawing"
+    assert _data(b"\x89PNG second drawing") in cell.source
 
 
-def test_attaching_leaves_web_addresses_alone_and_drops_attachments_no_link_uses(tmp_path, images):
-    path = _notebook_with(tmp_path, "![logo](https://example.org/logo.png)")
-    notebook = nbformat.read(path, as_version=4)
-    notebook.cells[0].attachments = {"old.png": {"image/png": "AAAA"}}
-    nbformat.write(notebook, path)
-    assert update_notebook(path, images)
-    cell = nbformat.read(path, as_version=4).cells[0]
-    assert cell.source == "![logo](https://example.org/logo.png)"
-    assert "attachments" not in cell
+def test_embedding_leaves_web_addresses_and_the_authors_own_inline_pictures_alone(tmp_path, images):
+    markdown = f"![logo](https://example.org/logo.png) ![dot]({_data(b'dot')})"
+    path = _notebook_with(tmp_path, markdown)
+    assert not update_notebook(path, images)
+    assert nbformat.read(path, as_version=4).cells[0].source == markdown
 
 
-def test_attaching_a_picture_missing_from_images_says_to_run_make_images(tmp_path, images):
+def test_embedding_a_picture_missing_from_images_says_to_run_make_images(tmp_path, images):
     path = _notebook_with(tmp_path, "![gone](../../images/gone.png)")
     with pytest.raises(FileNotFoundError, match="make images"):
         update_notebook(path, images)
 
 
-def test_attachment_name_is_given_only_for_files_in_images(tmp_path, images):
+def test_source_name_is_given_only_for_files_in_images(tmp_path, images):
     notebook = tmp_path / "notebooks" / "en" / "01.ipynb"
-    assert attachment_name("../../images/graph.png", notebook, images) == "graph.png"
-    assert attachment_name("attachment:graph.png", notebook, images) == "graph.png"
-    assert attachment_name("pictures/graph.png", notebook, images) is None
-    assert attachment_name("https://example.org/graph.png", notebook, images) is None
+    assert source_name("../../images/graph.png", None, notebook, images) == "graph.png"
+    assert source_name("attachment:graph.png", None, notebook, images) == "graph.png"
+    assert source_name(_data(b"x"), "images/graph.png", notebook, images) == "graph.png"
+    assert source_name(_data(b"x"), None, notebook, images) is None
+    assert source_name("pictures/graph.png", None, notebook, images) is None
+    assert source_name("https://example.org/graph.png", None, notebook, images) is None

@@ -16,14 +16,16 @@ IMAGES = ROOT / "images"
 
 
 def pictures_shown_by_notebooks() -> set[str]:
-    """Names of the images/<name>.png files that markdown cells of the notebooks refer to."""
+    """Names of the images/<name>.png files that markdown cells of the notebooks show.
+
+    A cell carries the picture itself and names its file in the picture's title (see
+    tools/embed_pictures.py).
+    """
     shown = set()
     for path in all_notebooks():
         for cell in json.loads(path.read_text(encoding="utf-8"))["cells"]:
             if cell["cell_type"] == "markdown":
-                shown |= set(
-                    re.findall(r"(?:images/|attachment:)([\w.-]+)\.png", "".join(cell["source"]))
-                )
+                shown |= set(re.findall(r"images/([\w.-]+)\.png", "".join(cell["source"])))
     return shown
 
 
@@ -47,6 +49,10 @@ def test_the_lessons_need_the_relu_graph_before_and_after_backward():
 
 def test_every_picture_a_notebook_shows_is_drawn_by_code():
     assert pictures_shown_by_notebooks() <= set(PICTURES)
+
+
+def test_every_picture_drawn_by_code_is_shown_by_a_notebook():
+    assert set(PICTURES) <= pictures_shown_by_notebooks()
 
 
 def test_no_stored_picture_is_left_without_its_code():

@@ -1,15 +1,22 @@
-"""Carry the pictures that markdown cells show inside the notebooks, as cell attachments.
+"""Carry the pictures that markdown cells show inside the cells' text, as data: addresses.
 
-    .venv/bin/python tools/attachments.py            # every notebook (`make images` runs this)
-    .venv/bin/python tools/attachments.py notebooks/en/02_leaf_tensors_retain_grad.ipynb
+    .venv/bin/python tools/embed_pictures.py            # every notebook (`make images` runs this)
+    .venv/bin/python tools/embed_pictures.py notebooks/en/02_leaf_tensors_retain_grad.ipynb
 
-A markdown link to a picture in images/, such as ``![graph](../../images/02_graph.png)``, works
-in a local JupyterLab opened on the repository, but not in Colab, which opens the .ipynb alone,
-nor in `make lab`, whose root is notebooks/. This tool rewrites such a link to
-``![graph](attachment:02_graph.png)`` and stores the picture's bytes in the cell, where every
-notebook viewer finds them. Run again after the pictures change, it copies the current files into
-the attachments (and drops attachments no cell shows any more), so images/ stays the source and a
-test can tell when a notebook carries an out-of-date copy.
+A markdown cell shows a picture drawn into images/ as
+
+    ![what it shows](data:image/png;base64,iVBORw0... "images/02_relu_graph_before.png")
+
+The address holds the picture itself, so every place that renders the notebook shows it without
+fetching anything: Colab, which opens the .ipynb alone and renders neither cell attachments nor
+paths relative to the notebook; JupyterLab and Binder; GitHub's notebook viewer; `make html`;
+all of them offline too. (An address on GitHub would need the network, and would show the
+picture of the branch it names rather than the one beside the notebook.) The title, shown when
+the pointer rests on the picture, names the file in images/ the picture was made from: this tool
+reads it to put the current file in again after `make images` has redrawn it.
+
+Written as a path into images/ (``../../images/x.png``) or as a cell attachment
+(``attachment:x.png``), a picture is turned into that form; other pictures are left alone.
 """
 
 from __future__ import annotations
@@ -31,46 +38,56 @@ MIME_TYPES = {
     ".gif": "image/gif",
     ".svg": "image/svg+xml",
 }
-# The target of a markdown picture link, ![alt](target), or of an HTML <img src="target">.
-PICTURE_LINK = re.compile(r"(!\[[^\]]*\]\(\s*<?)([^)\s>]+)|(<img\b[^>]*?\bsrc=[\"'])([^\"']+)")
+# A markdown picture, ![alt](target "title"); a data: address holds no space or parenthesis.
+PICTURE = re.compile(r'!\[(?P<alt>[^\]]*)\]\(\s*(?P<target>[^)\s]+)(?:\s+"(?P<title>[^"]*)")?\s*\)')
+TITLE = re.compile(r"images/([^/\"]+)")
 
 
-def attachment_name(target: str, notebook: Path, images: Path = IMAGES) -> str | None:
-    """The attachment name for a link ``target`` written in ``notebook``, if it is a file in
-    ``images`` (given relative to the notebook, or already as ``attachment:NAME``)."""
+def source_name(
+    target: str, title: str | None, notebook: Path, images: Path = IMAGES
+) -> str | None:
+    """The name of the file in ``images`` that a picture in ``notebook`` shows, if it is one."""
+    if target.startswith("data:"):
+        found = TITLE.fullmatch(title or "")
+        return found.group(1) if found else None  # an inline picture of the author's own
     if target.startswith("attachment:"):
         return target.removeprefix("attachment:")
     if re.match(r"^[a-z][a-z0-9+.-]*:", target) or target.startswith("/"):
-        return None  # an address (https:, data:) or an absolute path: not ours to carry
+        return None  # an address (https:) or an absolute path: not ours to carry
     file = (notebook.parent / target).resolve()
     return file.name if file.parent == images.resolve() else None
 
 
-def attach_pictures(cell: nbformat.NotebookNode, notebook: Path, images: Path = IMAGES) -> None:
-    """Point the cell's links to images/ at attachments holding the current files."""
+def data_address(file: Path) -> str:
+    """``file``'s bytes as a data: address, with its MIME type."""
+    mime_type = MIME_TYPES.get(file.suffix.lower())
+    if mime_type is None:
+        raise ValueError(f"images/{file.name}: use one of {', '.join(MIME_TYPES)} for a picture.")
+    return f"data:{mime_type};base64,{base64.b64encode(file.read_bytes()).decode('ascii')}"
 
-    def to_attachment(match: re.Match) -> str:
-        prefix = match.group(1) or match.group(3)
-        target = match.group(2) or match.group(4)
-        name = attachment_name(target, notebook, images)
+
+def embed_pictures(cell: nbformat.NotebookNode, notebook: Path, images: Path = IMAGES) -> None:
+    """Write every picture of ``cell`` that comes from ``images`` inline, from the current file."""
+
+    def embedded(match: re.Match) -> str:
+        name = source_name(match["target"], match["title"], notebook, images)
         if name is None:
             return match.group(0)
-        wanted[name] = images / name
-        return f"{prefix}attachment:{name}"
-
-    wanted: dict[str, Path] = {}
-    cell.source = PICTURE_LINK.sub(to_attachment, cell.source)
-    attachments = {}
-    for name, file in wanted.items():
+        file = images / name
         if not file.is_file():
             raise FileNotFoundError(
                 f"{notebook.name} shows {name}, but images/{name} does not exist: "
                 "run `make images` to draw it, or fix the link."
             )
-        mime_type = MIME_TYPES.get(file.suffix.lower())
-        if mime_type is None:
-            raise ValueError(f"images/{name}: use one of {', '.join(MIME_TYPES)} for a picture.")
-        attachments[name] = {mime_type: base64.b64encode(file.read_bytes()).decode("ascii")}
+        return f'![{match["alt"]}]({data_address(file)} "images/{name}")'
+
+    cell.source = PICTURE.sub(embedded, cell.source)
+    # Attachments were the previous way to carry pictures; keep only those still referred to.
+    attachments = {
+        name: bundle
+        for name, bundle in cell.get("attachments", {}).items()
+        if f"attachment:{name}" in cell.source
+    }
     if attachments:
         cell.attachments = attachments
     else:
@@ -78,12 +95,12 @@ def attach_pictures(cell: nbformat.NotebookNode, notebook: Path, images: Path = 
 
 
 def update_notebook(path: Path, images: Path = IMAGES) -> bool:
-    """Attach the current pictures to every markdown cell of ``path``; True if it changed."""
+    """Embed the current pictures in every markdown cell of ``path``; True if it changed."""
     notebook = nbformat.read(path, as_version=4)
     before = nbformat.writes(notebook)
     for cell in notebook.cells:
         if cell.cell_type == "markdown":
-            attach_pictures(cell, path, images)
+            embed_pictures(cell, path, images)
     if nbformat.writes(notebook) == before:
         return False
     nbformat.write(notebook, path)
@@ -99,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for path in paths:
             if update_notebook(path.resolve()):
-                print(f"attached pictures: {path}")
+                print(f"embedded pictures: {path}")
     except (FileNotFoundError, ValueError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1

@@ -3,7 +3,8 @@
 Every picture is drawn by code in `PICTURES`, so none is edited by hand and a test
 (tests/test_images.py) can tell when a stored one is out of date: it compares the DOT text in
 images/<name>.dot with what the code draws now. Each picture is stored as .dot (what the test
-reads) and .png (what a markdown cell shows, in JupyterLab, on GitHub and in Colab alike).
+reads) and .png, which tools/embed_pictures.py then writes into the markdown cells that show it,
+so that JupyterLab, GitHub and Colab alike find it (`make images` runs both).
 
     python tools/make_images.py            # all pictures
     python tools/make_images.py NAME ...   # only these

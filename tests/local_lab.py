@@ -1,8 +1,9 @@
 """The project's own JupyterLab, started for a test, and the Chromium that looks at it.
 
-`running_lab` starts exactly what `make lab` starts (`tools/lab.py`: localhost only, token on,
-`--allow-root` only for root) on a free port, in a Jupyter environment of its own so that the
-tester's settings, kernels and workspaces neither leak in nor get changed. `find_chromium` finds
+`running_lab` starts exactly what `make lab` starts (`python tools/lab.py --host ... --port ...`)
+on a free port, in a Jupyter environment of its own so that the tester's settings, kernels and
+workspaces neither leak in nor get changed; a test may give that environment a user
+configuration of its own. `find_chromium` finds
 the system's browser, since Playwright's own browser download is not used.
 """
 
@@ -14,6 +15,7 @@ import re
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.error
 import urllib.request
@@ -21,8 +23,6 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-
-from tools.lab import lab_command
 
 ROOT = Path(__file__).resolve().parent.parent
 SCREENSHOTS = ROOT / "build" / "screenshots"  # one full-page picture per notebook, for people
@@ -45,14 +45,7 @@ NOT_COPIED = shutil.ignore_patterns(
     ".venv", ".git", "build", "*.egg-info", "__pycache__", ".*_cache", ".ipynb_checkpoints"
 )
 START_TIMEOUT_SECONDS = 120
-# Settings written for the test's JupyterLab. The news and update checks ask their question in a
-# pop-up that covers the notebook in screenshots, and could not reach the internet anyway.
-LAB_SETTINGS = {
-    "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-        "fetchNews": "false",
-        "checkForUpdates": False,
-    },
-}
+LAB_SCRIPT = ROOT / "tools" / "lab.py"
 
 
 def running_in_ci() -> bool:
@@ -94,6 +87,7 @@ class RunningLab:
     token: str
     root_dir: Path
     log_path: Path
+    pid: int
 
     @property
     def base_url(self) -> str:
@@ -152,8 +146,12 @@ class RunningLab:
             self.delete(f"/api/sessions/{session['id']}")
 
 
-def _isolated_jupyter_environment(home: Path) -> dict[str, str]:
-    """Environment variables that give Jupyter a configuration of its own under ``home``."""
+def _isolated_jupyter_environment(home: Path, user_config: dict | None) -> dict[str, str]:
+    """Environment variables that give Jupyter a configuration of its own under ``home``.
+
+    ``user_config`` is written as the user's jupyter_server_config.json, as a learner's own
+    settings would be.
+    """
     directories = {
         "JUPYTER_CONFIG_DIR": home / "config",
         "JUPYTER_DATA_DIR": home / "data",
@@ -166,18 +164,22 @@ def _isolated_jupyter_environment(home: Path) -> dict[str, str]:
         directory.mkdir(parents=True, exist_ok=True)
     # `make lab` opens the learner's browser; a test opens its own.
     config = {"ServerApp": {"open_browser": False}}
+    for section, values in (user_config or {}).items():
+        config.setdefault(section, {}).update(values)
     (directories["JUPYTER_CONFIG_DIR"] / "jupyter_server_config.json").write_text(
         json.dumps(config)
     )
-    for name, values in LAB_SETTINGS.items():
-        path = directories["JUPYTERLAB_SETTINGS_DIR"] / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(values))
     return {name: str(path) for name, path in directories.items()}
 
 
 @contextmanager
-def running_lab(root_dir: Path, home: Path, host: str = "127.0.0.1") -> Iterator[RunningLab]:
+def running_lab(
+    root_dir: Path,
+    home: Path,
+    host: str = "127.0.0.1",
+    user_config: dict | None = None,
+    extra_environment: dict[str, str] | None = None,
+) -> Iterator[RunningLab]:
     """Start `make lab`'s JupyterLab serving ``root_dir``; stop it (and its kernels) on exit.
 
     ``home`` receives the server's configuration, runtime files and log (``lab.log``).
@@ -185,15 +187,23 @@ def running_lab(root_dir: Path, home: Path, host: str = "127.0.0.1") -> Iterator
     port = free_port()
     home.mkdir(parents=True, exist_ok=True)
     log_path = home / "lab.log"
-    environment = {**os.environ, **_isolated_jupyter_environment(home)}
-    command = lab_command(host, port, root_dir, running_as_root=os.geteuid() == 0)
+    environment = {
+        **os.environ,
+        **_isolated_jupyter_environment(home, user_config),
+        **(extra_environment or {}),
+    }
+    command = [
+        sys.executable,
+        str(LAB_SCRIPT),
+        *("--host", host, "--port", str(port), "--root-dir", str(root_dir)),
+    ]
     with open(log_path, "wb") as log:
         server = subprocess.Popen(
             command, env=environment, stdout=log, stderr=subprocess.STDOUT, cwd=root_dir
         )
     try:
         token, port = _wait_for_address(server, log_path, host)
-        yield RunningLab(host, port, token, root_dir, log_path)
+        yield RunningLab(host, port, token, root_dir, log_path, server.pid)
     finally:
         server.terminate()
         try:

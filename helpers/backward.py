@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import torch
 from torch.autograd.function import BackwardCFunction
-from torch.autograd.graph import Node, get_gradient_edge
+from torch.autograd.graph import GradientEdge, Node, get_gradient_edge
 
 __all__ = ["CannotMatchPyTorch", "Step", "Trace", "trace", "grad"]
 
@@ -161,11 +161,12 @@ def grad(
     Equal bits: you get the answer. Different bits: `CannotMatchPyTorch`, naming the node where
     PyTorch's engine did something the by-hand one does not, most often a hook.
 
-    Side effects are exactly those of ``torch.autograd.grad``: your hooks run once (in PyTorch's
-    pass), a tensor that called ``retain_grad()`` gets its ``.grad``, no leaf's ``.grad``
-    changes. What PyTorch's engine refuses, grad refuses, with its reason (a reentrant checkpoint,
-    for one, before anything is written). Unlike PyTorch, it leaves the graph intact. Read
-    ``_backward_by_hand``: it is the whole algorithm.
+    Side effects are those of ``torch.autograd.grad``: your hooks run once (in PyTorch's pass),
+    a tensor that called ``retain_grad()`` gets its ``.grad``, no leaf's ``.grad`` changes; only
+    a custom Function's ``backward`` runs twice, once in each engine. What PyTorch's engine
+    refuses, grad refuses, with its reason (a reentrant checkpoint, for one, before anything is
+    written). Unlike PyTorch, it leaves the graph intact. Read ``_backward_by_hand``: it is the
+    whole algorithm.
     """
     inputs = (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
     seed = _seed(output, grad_output)
@@ -306,7 +307,10 @@ def _accumulate(arrived: dict, node: Node, slot: int, g: torch.Tensor) -> None:
     several consumers are summed."""
     slots = arrived.setdefault(node, [None] * len(node._input_metadata))
     g = _fit(g, node, slot)
-    slots[slot] = g if slots[slot] is None else slots[slot] + g
+    if slots[slot] is None:
+        slots[slot] = g
+    else:
+        slots[slot] = slots[slot] + g
 
 
 def _fit(g: torch.Tensor, node: Node, slot: int) -> torch.Tensor:
@@ -323,8 +327,10 @@ def _run(node: Node, grads_in: list[torch.Tensor | None]) -> Gradients:
     """Call one node on its gradients: one gradient back per entry of ``node.next_functions``."""
     if isinstance(node, BackwardCFunction):
         return _run_custom_function(node, grads_in)
-    result = node(*grads_in)  # a node with a single next function returns a bare tensor
-    return result if isinstance(result, tuple) else (result,)
+    result = node(*grads_in)
+    if not isinstance(result, tuple):  # a node with a single next function returns a bare tensor
+        result = (result,)
+    return result
 
 
 def _run_custom_function(ctx: BackwardCFunction, grads_in: list[torch.Tensor | None]) -> Gradients:
@@ -404,7 +410,7 @@ def _watching(nodes: Iterable[Node]) -> Iterator[list[_Run]]:
 
 
 def _what_arrived(
-    runs: list[_Run], root, seed: torch.Tensor, consumers: Mapping[Node, list[Node]]
+    runs: list[_Run], root: GradientEdge, seed: torch.Tensor, consumers: Mapping[Node, list[Node]]
 ) -> list[Gradients | None]:
     """For each run, what the nodes before it sent it, summed in the order it arrived, as
     PyTorch's engine sums it before any hook runs; None where not every edge into it was seen."""

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import nbformat
 from nbclient import NotebookClient
+from nbconvert.preprocessors import ClearMetadataPreprocessor, CoalesceStreamsPreprocessor
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
@@ -42,39 +43,37 @@ def execute(path: Path) -> nbformat.NotebookNode:
     return notebook
 
 
-def strip_volatile(notebook: nbformat.NotebookNode) -> None:
-    """Drop what changes between runs with no code change: timings and interpreter details."""
-    notebook.metadata.pop("widgets", None)  # widget state holds random model ids
-    language = notebook.metadata.get("language_info", {})
-    for key in ("version", "pygments_lexer", "codemirror_mode"):
-        language.pop(key, None)
-    for cell in notebook.cells:
-        cell.metadata.pop("execution", None)
-        cell.metadata.pop("collapsed", None)
-        if cell.cell_type == "code":
-            cell.outputs = merge_streams(cell.outputs)
+# What a stored notebook keeps of its metadata; the rest (interpreter version, timings, widget
+# state with random model ids) changes between runs with no code change. ClearMetadataPreprocessor
+# reads a tuple as a key and then the keys to keep inside it; two tuples for the same key would
+# keep only one of them (tests/test_notebook_tools.py checks what is kept).
+KEPT_NOTEBOOK_METADATA = {
+    "kernelspec",
+    ("language_info", "name", "file_extension", "mimetype", "nbconvert_exporter"),
+}
+# Cell tags (raises-exception, nbval-ignore-output) and Jupyter's own view state (a hidden answer).
+KEPT_CELL_METADATA = {"tags", "jupyter"}
 
 
-def merge_streams(outputs: list) -> list:
-    """Join consecutive stdout (or stderr) chunks: the kernel splits one print at random places."""
-    merged = []
-    for output in outputs:
-        previous = merged[-1] if merged else None
-        if (
-            output.output_type == "stream"
-            and previous is not None
-            and previous.output_type == "stream"
-            and previous.name == output.name
-        ):
-            previous.text += output.text
-        else:
-            merged.append(output)
-    return merged
+def strip_volatile(notebook: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """``notebook`` without what changes between runs with no code change.
+
+    nbconvert's preprocessors do it: ClearMetadataPreprocessor keeps only the metadata above, and
+    CoalesceStreamsPreprocessor joins the stdout (or stderr) chunks the kernel split one print
+    into, at places that differ from run to run.
+    """
+    clear = ClearMetadataPreprocessor(
+        preserve_nb_metadata_mask=KEPT_NOTEBOOK_METADATA,
+        preserve_cell_metadata_mask=KEPT_CELL_METADATA,
+    )
+    notebook, _ = clear.preprocess(notebook, {})
+    notebook, _ = CoalesceStreamsPreprocessor().preprocess(notebook, {})
+    # The preprocessors leave plain dicts where nbformat keeps attribute-style nodes.
+    return nbformat.from_dict(notebook)
 
 
 def store_outputs(path: Path) -> str:
-    notebook = execute(path)
-    strip_volatile(notebook)
+    notebook = strip_volatile(execute(path))
     nbformat.write(notebook, path)
     return str(path.relative_to(ROOT))
 

@@ -548,6 +548,13 @@ def _changed_after_arriving(
     if tensor._backward_hooks:
         hooks = _hooks_of_tensor(tensor, name)
         return f"{_REFUSAL} {what} {hooks} changed it. {_NO_HOOKS} {_ADVICE}"
+    if pytorchs[position] is not None and pytorchs[position].is_sparse:
+        return (
+            f"{_REFUSAL} {what} it is a sparse gradient (rows and their values), and PyTorch's "
+            "engine adds sparse gradients that meet at a node in an order of its own, which the "
+            "by-hand engine does not copy, so the sums differ in the last bits. Use "
+            "torch.autograd.grad."
+        )
     return f"{_REFUSAL} {what} it cannot tell why. Use torch.autograd.grad."
 
 

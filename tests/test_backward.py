@@ -575,6 +575,16 @@ def test_grad_refuses_a_node_whose_backward_is_not_deterministic():
         grad(Noisy.apply(a).sum(), a)
 
 
+def test_grad_refuses_sparse_gradients_summed_in_pytorchs_own_order():
+    torch.manual_seed(0)
+    emb = nn.Embedding(10, 3, sparse=True)
+    rows = torch.tensor([1, 2, 1, 5])
+    assert grad(emb(rows).pow(2).sum(), emb.weight)[0].is_sparse  # one sparse gradient: fine
+    twice = emb(rows).pow(2).sum() + emb(rows[:2]).sum()  # two meet at emb.weight
+    with pytest.raises(CannotMatchPyTorch, match=r"For emb\.weight, .*sparse gradient"):
+        grad(twice, emb.weight)
+
+
 # --- many graphs: the same bits as torch.autograd.grad, or a refusal ---------------------------
 
 

@@ -317,8 +317,8 @@ def _check_trace(trace: object, function: str) -> None:
 
 
 def _checked_names(names: object) -> Names:
-    """``names`` if it is a dict of tensors or pairs of a name and a tensor; the pairs as a list
-    (a generator can be read once only); else an error that says what to pass."""
+    """``names`` if it is a dict of tensors (or modules) or pairs of a name and a tensor; the
+    pairs as a list (a generator can be read once only); else an error that says what to pass."""
     if names is None or isinstance(names, Mapping):
         pairs = [] if names is None else list(names.items())
     elif isinstance(names, torch.Tensor | str) or not isinstance(names, Iterable):
@@ -328,8 +328,7 @@ def _checked_names(names: object) -> Names:
     good = pairs is not None and all(
         isinstance(pair, tuple | list)
         and len(pair) == 2
-        and isinstance(pair[0], str)
-        and isinstance(pair[1], torch.Tensor)
+        and isinstance(pair[1], torch.Tensor | torch.nn.Module)  # a module names its parameters
         for pair in pairs
     )
     if not good:

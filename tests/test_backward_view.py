@@ -208,6 +208,14 @@ def test_names_that_are_not_names_for_tensors_are_refused_with_an_example(names,
             show(steps, names=names)
 
 
+def test_a_module_given_in_names_names_its_parameters():
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(2, 1)
+    output = layer(torch.ones(1, 2)).sum()
+    text = table_text(trace(output), names={"net": layer})
+    assert "AccumulateGrad of net.weight" in text
+
+
 def test_names_given_as_a_generator_of_pairs_are_read_once_and_used():
     a, w, b = neuron()
     text = table_text(trace(a), names=(pair for pair in [("weight", w)]))

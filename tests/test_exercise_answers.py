@@ -4,7 +4,11 @@ tests/test_exercises.py proves each check accepts its sample answers; here the q
 can be computed are computed, and the check must accept the result.
 """
 
+import warnings
+
+import numpy as np
 import torch
+from torch.autograd import Function
 
 from helpers.backward import trace
 from helpers.exercises import check
@@ -29,10 +33,36 @@ def test_01_2_no_grad_result_does_not_require_grad():
     accepted("01.2", z.requires_grad)
 
 
+def test_01_2_the_same_flag_as_numpy_and_as_a_tensor():
+    w = torch.tensor(1.0, requires_grad=True)
+    with torch.no_grad():
+        z = w * 2
+    accepted("01.2", np.bool_(z.requires_grad))
+    accepted("01.2", torch.tensor(z.requires_grad))
+
+
 def test_01_3_vector_jacobian_product():
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (x * x).backward(torch.tensor([1.0, 0.0, 1.0]))
     accepted("01.3", x.grad)
+    accepted("01.3", str(x.grad))  # what print(x.grad) shows, copied
+    accepted("01.3", x.grad.numpy())
+
+
+def test_02_1_leaves_that_require_grad_keep_their_gradient():
+    # notebook 02's first graph: a = relu(w * x + b), through u = w * x and v = u + b
+    x = torch.tensor(3.0)
+    w = torch.tensor(2.0, requires_grad=True)
+    b = torch.tensor(1.0, requires_grad=True)
+    u = w * x
+    v = u + b
+    a = torch.relu(v)
+    a.backward()
+    tensors = {"x": x, "w": w, "b": b, "u": u, "v": v, "a": a}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # reading .grad of a non-leaf warns
+        names = {name for name, tensor in tensors.items() if tensor.grad is not None}
+    accepted("02.1", names)
 
 
 def test_02_2_relu_blocks_the_gradient_when_its_input_is_negative():
@@ -69,6 +99,72 @@ def test_03_3_output_index_after_unbind():
     accepted("03.3", (q * 10).grad_fn.next_functions[0][1])
 
 
+class PowerFunction(Function):
+    # notebook 04, section 4.1, recording what backward sees
+    seen = None
+
+    @staticmethod
+    def forward(ctx, x, exponent):
+        ctx.save_for_backward(x)
+        ctx.exponent = exponent
+        return x**exponent
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        PowerFunction.seen = ctx.needs_input_grad
+        (x,) = ctx.saved_tensors
+        return ctx.exponent * x ** (ctx.exponent - 1) * grad_output, None
+
+
+class MyReLU(Function):
+    # notebook 04, section 5
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clamp(min=0)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        grad_input = grad_output.clone()
+        grad_input[x < 0] = 0
+        return grad_input
+
+
+def test_04_2_needs_input_grad_of_power():
+    x = torch.tensor(2.0, requires_grad=True)
+    PowerFunction.apply(x, 3).backward()
+    accepted("04.2", PowerFunction.seen)
+    accepted("04.2", str(PowerFunction.seen))
+
+
+def test_04_3_my_relu_passes_the_gradient_at_zero():
+    x = torch.tensor(0.0, requires_grad=True)
+    MyReLU.apply(x).backward()
+    accepted("04.3", x.grad)
+
+
+def test_05_2_one_gradient_per_weight():
+    w1 = torch.randn(1000, 100, requires_grad=True)
+    w2 = torch.randn(100, 10, requires_grad=True)
+    x, y = torch.randn(64, 1000), torch.randn(64, 10)
+    (x.mm(w1).clamp(min=0).mm(w2) - y).pow(2).sum().backward()
+    accepted("05.2", sum(w.grad.numel() for w in (w1, w2) if w.grad is not None))
+
+
+def test_05_3_an_update_outside_no_grad_makes_a_non_leaf():
+    w1 = torch.randn(10, 3, requires_grad=True)
+    x = torch.randn(4, 10)
+    x.mm(w1).pow(2).sum().backward()
+    w1 = w1 - 1e-3 * w1.grad
+    x.mm(w1).pow(2).sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch warns: .grad of a non-leaf
+        grad = w1.grad
+    accepted("05.3", grad)
+    accepted("05.3", str(grad))
+
+
 def test_06_1_relu_gradient_at_and_around_zero():
     x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
     torch.relu(x).sum().backward()
@@ -76,7 +172,24 @@ def test_06_1_relu_gradient_at_and_around_zero():
 
 
 def test_07_1_variable_returns_a_plain_tensor():
-    accepted("07.1", type(torch.autograd.Variable(torch.ones(2))))
+    kind = type(torch.autograd.Variable(torch.ones(2)))
+    accepted("07.1", kind)
+    accepted("07.1", str(kind))  # what print(type(t)) shows: <class 'torch.Tensor'>
+
+
+def test_07_2_the_methods_that_give_a_loss_as_a_python_number():
+    loss = (torch.ones(3, requires_grad=True) * 2).sum()
+    methods = [name for name in ("item", "tolist", "numpy") if type(_call(loss, name)) is float]
+    assert methods == ["item", "tolist"]
+    for name in methods:
+        accepted("07.2", name)
+
+
+def _call(tensor, method):
+    try:
+        return getattr(tensor, method)()
+    except RuntimeError:
+        return None  # numpy() refuses a tensor that requires grad
 
 
 def test_07_3_data_hides_the_in_place_change():

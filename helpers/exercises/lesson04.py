@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
 from torch.autograd import Function, gradcheck
 
-from helpers.exercises import as_number, exercise
+from helpers.exercises import WrongKind, as_bools, as_number, exercise
 
 
-# Sample answers to 04.1: a right backward, a wrong derivative, and a right number computed by
-# writing into grad_output (which gradcheck alone would not notice).
+# Sample answers to 04.1: a right backward, a wrong derivative, a right number computed by
+# writing into grad_output (which gradcheck alone would not notice), and a right number from a
+# tensor kept on ctx as an attribute (what section 4.2 teaches against).
 class _Cube(Function):
     @staticmethod
     def forward(ctx, x):
@@ -38,18 +40,40 @@ class _CubeWritesIntoGradOutput(_Cube):
         return grad_output.mul_(3 * x**2)
 
 
+class _CubeKeepsXOnCtx(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.x = x
+        return x**3
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return 3 * ctx.x**2 * grad_output
+
+
 @exercise(
     "04.1",
     "Complete CubeFunction.backward (forward returns x**3) and answer with the class.",
+    hint="Differentiate x³ with the power rule, multiply by grad_output and return the result as "
+    "a new tensor (never change grad_output in place). Take x from ctx.saved_tensors: a tensor "
+    "kept as an attribute of ctx escapes autograd's checks (section 4.2).",
     why="d(x³)/dx = 3x², so backward returns 3 * x**2 * grad_output: a new tensor, grad_output "
-    "left untouched. The check runs gradcheck on your class in double precision and makes sure "
-    "grad_output is unchanged afterwards.",
+    "left untouched, x saved with ctx.save_for_backward. The check runs gradcheck on your class "
+    "in double precision, makes sure grad_output is unchanged afterwards and that no tensor is "
+    "kept on ctx as an attribute.",
     right_answers=(_Cube,),
-    wrong_answers=(_CubeWrongDerivative, _CubeWritesIntoGradOutput, torch.pow, 3),
+    wrong_answers=(
+        _CubeWrongDerivative,
+        _CubeWritesIntoGradOutput,
+        _CubeKeepsXOnCtx,
+        torch.pow,
+        3,
+        "CubeFunction",
+    ),
 )
 def _cube_backward(answer: Any) -> bool:
     if not (isinstance(answer, type) and issubclass(answer, Function)):
-        raise TypeError("expected a torch.autograd.Function subclass")
+        raise WrongKind("function_class")
     x = torch.tensor([-1.5, 0.5, 2.0], dtype=torch.float64, requires_grad=True)
     try:
         output = answer.apply(x)
@@ -59,6 +83,7 @@ def _cube_backward(answer: Any) -> bool:
         return (
             torch.equal(output.detach(), x.detach() ** 3)
             and torch.equal(grad_output, sent)
+            and not _keeps_a_tensor_on_ctx(output.grad_fn)
             and gradcheck(answer.apply, (x,), raise_exception=False)
         )
     except Exception:
@@ -67,30 +92,47 @@ def _cube_backward(answer: Any) -> bool:
         return False
 
 
+def _keeps_a_tensor_on_ctx(ctx: Any) -> bool:
+    # ctx is the node of the output; what forward set as ctx.name lands in its __dict__.
+    for value in vars(ctx).values():
+        values = value if isinstance(value, (tuple, list)) else (value,)
+        if any(isinstance(item, torch.Tensor) for item in values):
+            return True
+    return False
+
+
 @exercise(
     "04.2",
     "x requires grad. In PowerFunction.apply(x, 3), what is ctx.needs_input_grad inside backward?",
+    hint="needs_input_grad has one entry per input of forward, in order. For each input ask: "
+    "is it a tensor that requires grad?",
     why="needs_input_grad has one entry per forward input, in order: x requires grad (True); "
     "the exponent 3 is a Python int, which never gets a gradient (False). So it is "
     "(True, False), and backward returns a gradient for x and None for the exponent.",
-    right_answers=((True, False), [True, False]),
-    wrong_answers=((True, True), (True,), True, (1, 0), "True, False"),
+    right_answers=(
+        (True, False),
+        [True, False],
+        "(True, False)",
+        "true, false",
+        (np.True_, np.False_),
+    ),
+    wrong_answers=((True, True), (True,), True, (1, 0), "True", {True, False}),
 )
 def _needs_input_grad_of_power(answer: Any) -> bool:
     # Only booleans count: (1, 0) equals (True, False) in Python, but it is not the value.
-    if not isinstance(answer, (tuple, list)):
-        return False
-    return [type(flag) for flag in answer] == [bool, bool] and list(answer) == [True, False]
+    return as_bools(answer) == (True, False)
 
 
 @exercise(
     "04.3",
     "x = torch.tensor(0.0, requires_grad=True); MyReLU.apply(x).backward(). What is x.grad?",
+    hint="MyReLU's backward starts from a copy of grad_output and zeroes it only where its "
+    "condition on x holds. Read that condition exactly (< or <=?) and evaluate it at x = 0.",
     why="MyReLU's backward zeroes the gradient only where x < 0. At x = 0 that is false, so the "
     "incoming 1 passes through: x.grad is 1 (torch.relu gives 0 there). At the kink both are "
     "defensible choices, and gradcheck cannot tell them apart: check a ReLU away from 0.",
-    right_answers=(1, 1.0, torch.tensor(1.0)),
-    wrong_answers=(0, 0.0, 0.5, "1"),
+    right_answers=(1, 1.0, torch.tensor(1.0), "1", "tensor(1.)"),
+    wrong_answers=(0, 0.0, 0.5, True, "0"),
 )
 def _my_relu_gradient_at_zero(answer: Any) -> bool:
     return as_number(answer) == 1.0

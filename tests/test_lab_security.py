@@ -57,7 +57,7 @@ def make_lab_line(*arguments: str, environment: dict[str, str] | None = None) ->
         cwd=ROOT,
         capture_output=True,
         text=True,
-        env={**os.environ, **(environment or {})},
+        env={**os.environ, "MAKEFLAGS": "", **(environment or {})},  # not the calling make's
     )
     assert result.returncode == 0, result.stderr
     return next(line for line in result.stdout.splitlines() if "tools/lab.py" in line)

@@ -129,9 +129,8 @@ def trace(
     ``grad_output``, of output's shape, is the gradient to start from when output is not a single
     real number. ``retain_graph=True`` keeps the graph for another backward pass (or for ``grad``).
     """
-    seed = _seed(
-        output, grad_output
-    )  # fail early, with a clear message, before any hook is in place
+    # Fail early, with a clear message, before any hook is in place.
+    seed = _seed(output, grad_output)
     root = get_gradient_edge(output)
     consumers = _consumers_of_each_node(root.node)
     with _watching(consumers) as runs, _friendly_errors():

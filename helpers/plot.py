@@ -11,6 +11,12 @@
 Both draw the loss on a log-scale axis by default, because a loss that falls from 1e7 to 1e-5
 is a straight-ish line there and an L-shaped corner on a linear axis.
 
+A plot never stops the training it shows. A loss the axis cannot show (0 or below on a log
+axis; nan or infinite on any axis, and a whole number too large for a float counts as infinite)
+is skipped: the curve joins the points on either side of it, and one caption in the corner of
+the picture says how many were skipped and where the first was. The live plot still keeps every
+value in ``live.losses``.
+
 The live plot takes one place in the cell at the first step and redraws the picture there, in
 place, through an IPython display handle, rather than clearing the cell's output (which piles
 outputs up in a saved notebook). When the loop ends that place holds exactly one figure, the
@@ -24,8 +30,10 @@ import io
 import math
 import numbers
 import reprlib
+import textwrap
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
@@ -33,6 +41,7 @@ import matplotlib.pyplot as plt
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.text import Text
 
 __all__ = ["LiveLossPlot", "plot_losses"]
 
@@ -47,12 +56,17 @@ _MAX_REDRAW_SHARE = 0.05
 _clock = time.perf_counter
 
 Curve = tuple[list[int], list[float]]  # the steps and the loss at each step
+# matplotlib leaves a label that starts with "_" out of the legend; a run named "" has no text.
+_UNNAMED_RUN = "(unnamed run)"
+_CAPTION_WIDTH = 56  # characters per line of the caption about skipped losses
+# Beyond 2**53 a float, which the axis works in, no longer tells neighbouring steps apart.
+_LARGEST_STEP = 2**53
 
 
 def plot_losses(
     losses: Iterable[float] | Mapping[str, Iterable[float]],
     *,
-    steps: Sequence[int] | None = None,
+    steps: Iterable[int] | None = None,
     title: str | None = None,
     log_y: bool = True,
     ax: Axes | None = None,
@@ -60,24 +74,38 @@ def plot_losses(
     """Draw loss curves: one run (a list of losses) or several (a dict name -> list of losses).
 
     Step ``i`` of the x axis is the ``i``-th loss unless ``steps`` gives the step of each loss
-    (for losses recorded every 10 steps, say). Several runs get a legend and each its own line
-    style, so curves that coincide stay visible. Pass ``ax`` to draw into axes of your own.
+    (for losses recorded every 10 steps, say; a list or a tensor). Several runs get a legend and
+    each its own line style, so curves that coincide stay visible. Pass ``ax`` to draw into axes
+    of your own. A loss the axis cannot show is skipped, and a caption says so.
 
     The figure is returned rather than left open in pyplot: ending a notebook cell with
     ``plot_losses(...)`` shows it exactly once; in a script, call ``.savefig(path)`` on it.
     """
     runs = _as_runs(losses, steps)
-    if log_y:
-        _require_positive(runs)
     if ax is None:
         figure, ax = plt.subplots(figsize=FIGURE_SIZE, layout="constrained")
         # Left open, the inline backend would show the figure a second time at the end of the cell.
         plt.close(figure)
+    skipped = _Skipped()
+    lines = []
     for index, (name, (x, y)) in enumerate(runs.items()):
-        ax.plot(x, y, linestyle=_LINE_STYLES[index % len(_LINE_STYLES)], label=name or None)
+        drawn = [
+            (step, value)
+            for step, value in zip(x, y, strict=True)
+            if skipped.drawable(step, value, log_y, name)
+        ]
+        style = _LINE_STYLES[index % len(_LINE_STYLES)]
+        lines += ax.plot(
+            [step for step, _ in drawn],
+            [value for _, value in drawn],
+            linestyle=style,
+            label=name or None,
+        )
     _label_axes(ax, title, log_y)
     if isinstance(losses, Mapping):
-        ax.legend()
+        _legend(ax, lines, list(runs))
+    if skipped:
+        _caption(ax, skipped.note())
     return ax.figure
 
 
@@ -110,7 +138,11 @@ class LiveLossPlot:
         self.log_y = log_y
         self.every_seconds = float(every_seconds)
         self.steps: list[int] = []
-        self.losses: list[float] = []
+        self.losses: list[float] = []  # every loss recorded, also those the picture skips
+        self._drawn_steps: list[int] = []  # the points the axis can show
+        self._drawn_losses: list[float] = []
+        self._skipped = _Skipped()
+        self._note: Text | None = None  # the caption, once a loss has been left out
         self.redraws = 0
         # A figure outside pyplot: the inline backend never shows it on its own, so the cell
         # holds only the picture this class displays.
@@ -128,7 +160,12 @@ class LiveLossPlot:
         self._finished = False
 
     def update(self, step: int, loss: float) -> None:
-        """Record the loss at ``step`` (use ``loss.item()``); redraw if it is time to."""
+        """Record the loss at ``step`` (use ``loss.item()``); redraw if it is time to.
+
+        A loss the axis cannot show (0 or below on a log axis, nan, inf) is recorded in
+        ``losses`` but skipped in the picture, which says so in a caption: a plot never stops
+        the loop it shows.
+        """
         if self._finished:
             raise RuntimeError(
                 "This live plot is finished: its final curve is drawn. "
@@ -136,10 +173,11 @@ class LiveLossPlot:
             )
         step = _as_step(step, previous=self.steps[-1] if self.steps else None)
         value = _as_loss(loss, f"at step {step}")
-        if self.log_y and value <= 0:
-            raise ValueError(_not_positive_message(step, value, ""))
         self.steps.append(step)
         self.losses.append(value)
+        if self._skipped.drawable(step, value, self.log_y):
+            self._drawn_steps.append(step)
+            self._drawn_losses.append(value)
         now = _clock()
         if self._next_redraw is None:
             if self._display is not None:
@@ -168,9 +206,15 @@ class LiveLossPlot:
 
     def _redraw(self) -> None:
         started = _clock()
-        self._line.set_data(self.steps, self.losses)
+        self._line.set_data(self._drawn_steps, self._drawn_losses)
         self._axes.relim()
         self._axes.autoscale_view()
+        if self._skipped:
+            note = self._skipped.note()
+            if self._note is None:
+                self._note = _caption(self._axes, note)
+            else:
+                self._note.set_text(note)
         if self._display is not None:
             self._show()
         self.redraws += 1
@@ -221,8 +265,80 @@ def _label_axes(ax: Axes, title: str | None, log_y: bool) -> None:
     ax.grid(True, alpha=0.3)
 
 
+@dataclass
+class _Skipped:
+    """The losses a picture skips, by reason: how many, and where the first one was."""
+
+    not_positive: int = 0  # 0 or below, on a log axis
+    not_finite: int = 0  # nan or infinite
+    first_not_positive: str = ""
+    first_not_finite: str = ""
+
+    def drawable(self, step: int, value: float, log_y: bool, run: str = "") -> bool:
+        """True if the axis can show ``value``; if not, count it as skipped."""
+        where = f"step {step}" + (f" of run {run!r}" if run else "")
+        if not math.isfinite(value):
+            self.not_finite += 1
+            self.first_not_finite = self.first_not_finite or where
+            return False
+        if log_y and value <= 0:
+            self.not_positive += 1
+            self.first_not_positive = self.first_not_positive or where
+            return False
+        return True
+
+    def __bool__(self) -> bool:
+        return bool(self.not_positive or self.not_finite)
+
+    def note(self) -> str:
+        sentences = []
+        if self.not_finite:
+            sentences.append(
+                f"Skipped {_losses(self.not_finite)} nan or infinite (first at "
+                f"{self.first_not_finite}): did the training diverge?"
+            )
+        if self.not_positive:
+            sentences.append(
+                f"Skipped {_losses(self.not_positive)} 0 or below, which a log axis cannot show "
+                f"(first at {self.first_not_positive}); log_y=False draws them."
+            )
+        # Narrow enough to sit in a corner of the axes, clear of the start of a falling curve.
+        return "\n".join(textwrap.fill(sentence, _CAPTION_WIDTH) for sentence in sentences)
+
+
+def _losses(count: int) -> str:
+    return "1 loss" if count == 1 else f"{count} losses"
+
+
+def _caption(ax: Axes, note: str) -> Text:
+    # Top right, where a falling loss curve leaves room; a legend placed "best" avoids it.
+    return ax.text(
+        0.99,
+        0.98,
+        note,
+        transform=ax.transAxes,
+        horizontalalignment="right",
+        verticalalignment="top",
+        fontsize=8,
+        color="#b3261e",
+        bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "none", "pad": 2},
+    )
+
+
+def _legend(ax: Axes, lines: list[Any], names: list[str]) -> None:
+    # Labels passed explicitly: matplotlib would leave out a run named "" or "_baseline".
+    # Whatever else the caller drew on these axes keeps its own entry.
+    handles, labels = ax.get_legend_handles_labels()
+    pairs = zip(handles, labels, strict=True)
+    others = [(handle, label) for handle, label in pairs if handle not in lines]
+    ax.legend(
+        [handle for handle, _ in others] + lines,
+        [label for _, label in others] + [name or _UNNAMED_RUN for name in names],
+    )
+
+
 def _as_runs(
-    losses: Iterable[float] | Mapping[str, Iterable[float]], steps: Sequence[int] | None
+    losses: Iterable[float] | Mapping[str, Iterable[float]], steps: Iterable[int] | None
 ) -> dict[str, Curve]:
     """Check the input of plot_losses; one run gets the empty name."""
     if isinstance(losses, Mapping):
@@ -238,7 +354,7 @@ def _as_runs(
     return {"": _as_curve(losses, steps, "")}
 
 
-def _as_curve(values: Any, steps: Sequence[int] | None, run: str) -> Curve:
+def _as_curve(values: Any, steps: Iterable[int] | None, run: str) -> Curve:
     try:
         if isinstance(values, (str, bytes)):
             raise TypeError
@@ -270,10 +386,21 @@ def _as_curve(values: Any, steps: Sequence[int] | None, run: str) -> Curve:
 
 
 def _as_step(step: Any, previous: int | None) -> int:
+    if hasattr(step, "item") and not isinstance(step, numbers.Integral):
+        # A step from a tensor of steps (torch.arange(0, 500, 10)) or a NumPy array.
+        try:
+            step = step.item()
+        except (RuntimeError, ValueError):
+            pass  # several numbers: refused just below
     if isinstance(step, bool) or not isinstance(step, numbers.Integral):
         raise TypeError(
             f"A step must be a whole number such as 0, 1, 2, ..., got {reprlib.repr(step)} "
             f"({type(step).__name__})."
+        )
+    if abs(step) > _LARGEST_STEP:
+        raise ValueError(
+            f"The step {reprlib.repr(step)} is too large to draw on an axis. "
+            "Count steps with one counter that starts at 0."
         )
     if previous is not None and step <= previous:
         raise ValueError(
@@ -303,26 +430,8 @@ def _as_loss(value: Any, where: str) -> float:
             f"The loss {where} is {reprlib.repr(value)} ({type(value).__name__}), not a number. "
             f"Record numbers, e.g. losses.append(loss.item()).{several_runs}"
         )
-    number = float(value)
-    if not math.isfinite(number):
-        raise ValueError(
-            f"The loss {where} is {number}, which cannot be drawn. A loss of nan or inf means "
-            "the training diverged: try a smaller learning rate."
-        )
-    return number
-
-
-def _require_positive(runs: dict[str, Curve]) -> None:
-    for name, (x, y) in runs.items():
-        for step, value in zip(x, y, strict=True):
-            if value <= 0:
-                raise ValueError(
-                    _not_positive_message(step, value, f" of run {name!r}" if name else "")
-                )
-
-
-def _not_positive_message(step: int, value: float, run: str) -> str:
-    return (
-        f"The loss at step {step}{run} is {value:g}, and a log-scale axis cannot show zero or "
-        "negative values. Pass log_y=False to draw a linear axis."
-    )
+    try:
+        return float(value)
+    except OverflowError:
+        # A whole number too large for a float (10**400): as a float it is infinite.
+        return math.inf if value > 0 else -math.inf

@@ -1,6 +1,8 @@
 """helpers.plot: static loss curves, the live plot's throttling, and what a notebook cell keeps."""
 
+import io
 import math
+import warnings
 from itertools import pairwise
 
 import matplotlib.pyplot as plt
@@ -18,6 +20,19 @@ FALLING = [1000.0, 100.0, 10.0, 1.0, 0.1]
 
 def drawn_lines(figure):
     return figure.axes[0].get_lines()
+
+
+def captions(figure):
+    """The captions on the axes, each as one line (they are wrapped to fit a corner)."""
+    return [" ".join(text.get_text().split()) for text in figure.axes[0].texts]
+
+
+def legend_texts(figure):
+    return [text.get_text() for text in figure.axes[0].get_legend().get_texts()]
+
+
+def points(line):
+    return list(zip(line.get_xdata(), line.get_ydata(), strict=True))
 
 
 # --- plot_losses: what is drawn ------------------------------------------------------------
@@ -108,10 +123,17 @@ def test_an_empty_dict_is_refused():
         plot_losses({})
 
 
-@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf])
-def test_a_nan_or_infinite_loss_is_refused_as_a_diverged_training(bad):
-    with pytest.raises(ValueError, match=r"at step 2 is .*diverged.*smaller learning rate"):
-        plot_losses([1.0, 0.5, bad, 0.1])
+TOO_LARGE_FOR_A_FLOAT = pytest.param(10**400, id="10**400")
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, -math.inf, TOO_LARGE_FOR_A_FLOAT])
+def test_a_nan_or_infinite_loss_is_skipped_with_a_caption_about_divergence(bad):
+    figure = plot_losses([1.0, 0.5, bad, 0.1])
+    (line,) = drawn_lines(figure)
+    assert points(line) == [(0, 1.0), (1, 0.5), (3, 0.1)]
+    assert captions(figure) == [
+        "Skipped 1 loss nan or infinite (first at step 2): did the training diverge?"
+    ]
 
 
 def test_a_non_numeric_loss_is_refused_with_its_step():
@@ -160,9 +182,75 @@ def test_steps_that_are_not_whole_numbers_are_refused():
         plot_losses(FALLING, steps=[0, 0.5, 1, 1.5, 2])
 
 
-def test_a_zero_loss_on_a_log_axis_is_refused_with_the_linear_alternative():
-    with pytest.raises(ValueError, match="step 1 of run 'a' is 0.*log_y=False"):
-        plot_losses({"a": [1.0, 0.0]})
+@pytest.mark.parametrize("bad", [0.0, -0.0, -2.5])
+def test_a_zero_or_negative_loss_on_a_log_axis_is_skipped_and_the_caption_names_log_y(bad):
+    figure = plot_losses({"a": [1.0, bad, 0.5]})
+    (line,) = drawn_lines(figure)
+    assert points(line) == [(0, 1.0), (2, 0.5)]
+    assert captions(figure) == [
+        "Skipped 1 loss 0 or below, which a log axis cannot show (first at step 1 of run 'a'); "
+        "log_y=False draws them."
+    ]
+
+
+def test_one_caption_counts_every_loss_left_out_and_names_the_first_of_each_kind():
+    figure = plot_losses({"a": [1.0, 0.0, 0.0], "b": [math.nan, 2.0, -1.0]})
+    assert captions(figure) == [
+        "Skipped 1 loss nan or infinite (first at step 0 of run 'b'): did the training "
+        "diverge? Skipped 3 losses 0 or below, which a log axis cannot show (first at step 1 "
+        "of run 'a'); log_y=False draws them."
+    ]
+
+
+def test_losses_left_out_raise_no_warning_even_when_none_can_be_drawn():
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figure = plot_losses([0.0, math.nan, -1.0])
+        figure.savefig(io.BytesIO(), format="png")
+    assert len(captions(figure)) == 1
+
+
+def test_a_figure_that_can_draw_every_loss_has_no_caption():
+    assert captions(plot_losses(FALLING)) == []
+
+
+def test_a_negative_loss_is_drawn_on_a_linear_axis_without_a_caption():
+    figure = plot_losses([1.0, -1.0], log_y=False)
+    assert list(drawn_lines(figure)[0].get_ydata()) == [1.0, -1.0] and captions(figure) == []
+
+
+@pytest.mark.parametrize("name", ["", "_baseline", "__private"])
+def test_a_run_named_empty_or_with_a_leading_underscore_stays_in_the_legend(name):
+    texts = legend_texts(plot_losses({name: FALLING, "custom": FALLING}))
+    assert texts == [name or "(unnamed run)", "custom"]
+
+
+def test_lines_the_caller_drew_on_the_same_axes_keep_their_legend_entry():
+    figure, axes = plt.subplots()
+    try:
+        axes.plot([0, 4], [1.0, 1.0], label="target")
+        plot_losses({"_run": FALLING}, ax=axes)
+        assert legend_texts(figure) == ["target", "_run"]
+    finally:
+        plt.close(figure)
+
+
+@pytest.mark.parametrize(
+    "steps", [torch.tensor([0, 10, 20, 30, 40]), torch.arange(0, 50, 10), np.arange(0, 50, 10)]
+)
+def test_steps_may_be_a_tensor_or_an_array_like_the_losses(steps):
+    (line,) = drawn_lines(plot_losses(torch.tensor(FALLING), steps=steps))
+    assert list(line.get_xdata()) == [0, 10, 20, 30, 40]
+
+
+def test_a_step_too_large_for_the_axis_is_refused_with_a_clear_error():
+    with pytest.raises(ValueError, match="too large to draw"):
+        plot_losses([1.0, 0.5], steps=[0, 10**400])
+
+
+def test_steps_from_a_float_tensor_are_refused_as_not_whole_numbers():
+    with pytest.raises(TypeError, match="whole number"):
+        plot_losses(FALLING, steps=torch.linspace(0, 4, 5))
 
 
 def test_a_zero_loss_is_drawn_on_a_linear_axis():
@@ -325,9 +413,57 @@ def test_update_after_finish_is_refused_with_a_hint():
         live.update(0, 1.0)
 
 
-def test_a_nan_loss_in_the_live_plot_is_refused_as_a_diverged_training():
-    with pytest.raises(ValueError, match="at step 0 is nan.*diverged"):
-        LiveLossPlot().update(0, math.nan)
+@pytest.mark.parametrize("bad", [0.0, -1.0, math.inf, TOO_LARGE_FOR_A_FLOAT])
+def test_the_live_plot_keeps_training_through_a_loss_it_cannot_draw(clock, bad):
+    with LiveLossPlot() as live:
+        live.update(0, 1.0)
+        live.update(1, bad)
+        live.update(2, 0.5)
+    kept = math.inf if isinstance(bad, int) else bad  # 10**400 is kept as a float: inf
+    assert live.losses == [1.0, kept, 0.5]
+    assert points(drawn_lines(live.figure)[0]) == [(0, 1.0), (2, 0.5)]
+    assert len(captions(live.figure)) == 1
+
+
+def test_the_live_plot_keeps_a_nan_loss_and_skips_it_in_the_picture(clock):
+    with LiveLossPlot() as live:
+        live.update(0, 1.0)
+        live.update(1, math.nan)
+    assert live.losses[0] == 1.0 and math.isnan(live.losses[1])
+    assert points(drawn_lines(live.figure)[0]) == [(0, 1.0)]
+    assert captions(live.figure) == [
+        "Skipped 1 loss nan or infinite (first at step 1): did the training diverge?"
+    ]
+
+
+def test_the_live_plot_says_once_what_it_left_out_however_many_steps_hit_zero(notebook):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with LiveLossPlot() as live:
+            for step in range(400):
+                notebook.clock.now += 0.05
+                live.update(step, 0.0 if step % 2 else 1.0 / (step + 1))
+    assert live.redraws > 2
+    assert captions(live.figure) == [
+        "Skipped 200 losses 0 or below, which a log axis cannot show (first at step 1); "
+        "log_y=False draws them."
+    ]
+    assert len(notebook.displayed) == 1
+
+
+def test_a_zero_loss_is_drawn_on_the_live_linear_axis_without_a_caption(clock):
+    with LiveLossPlot(log_y=False) as live:
+        live.update(0, 1.0)
+        live.update(1, 0.0)
+    assert list(drawn_lines(live.figure)[0].get_ydata()) == [1.0, 0.0]
+    assert captions(live.figure) == []
+
+
+def test_the_live_plot_accepts_steps_that_are_tensors(clock):
+    with LiveLossPlot() as live:
+        for step in torch.arange(3):
+            live.update(step, torch.tensor(2.0) ** -step)
+    assert live.steps == [0, 1, 2] and live.losses == [1.0, 0.5, 0.25]
 
 
 def test_a_non_numeric_loss_in_the_live_plot_is_refused():
@@ -340,11 +476,6 @@ def test_a_step_that_goes_back_is_refused():
     live.update(5, 1.0)
     with pytest.raises(ValueError, match="step 5 comes after step 5"):
         live.update(5, 0.5)
-
-
-def test_a_zero_loss_on_the_live_log_axis_is_refused_with_the_linear_alternative():
-    with pytest.raises(ValueError, match="log_y=False"):
-        LiveLossPlot().update(0, 0.0)
 
 
 @pytest.mark.parametrize("bad", [-1.0, math.nan])
@@ -363,7 +494,7 @@ from helpers.plot import LiveLossPlot
 helpers.plot._MAX_REDRAW_SHARE = math.inf  # no throttling: redraw at every step
 with LiveLossPlot(every_seconds=0) as live:
     for step in range(10):
-        live.update(step, 10.0 ** -step)
+        live.update(step, 0.0 if step == 5 else 10.0 ** -step)  # 0.0: skipped, never raised
         print(step)
 """
 
@@ -400,6 +531,7 @@ def test_a_live_plot_cell_shows_its_figure_above_what_the_loop_printed(executed_
 
 def test_a_live_plot_cell_keeps_its_printed_lines(executed_cells):
     printed = "".join(o.text for o in executed_cells[0].outputs if o.output_type == "stream")
+    # Only what the loop printed: the skipped zero loss adds no warning to the cell.
     assert printed.split() == [str(step) for step in range(10)]
 
 

@@ -280,7 +280,7 @@ def test_grad_refuses_when_the_by_hand_answer_differs_from_pytorchs(monkeypatch)
 
     monkeypatch.setattr(backward, "_backward_by_hand", off_by_one_bit)
     output, inputs = relu_example()
-    w, b = inputs
+    w, b = inputs  # variables of the caller: the refusal names the input by them
     with pytest.raises(CannotMatchPyTorch, match=r"For w, .*it cannot tell why"):
         grad(output, inputs)
 

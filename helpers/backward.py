@@ -38,6 +38,8 @@ import torch
 from torch.autograd.function import BackwardCFunction
 from torch.autograd.graph import GradientEdge, Node, get_gradient_edge
 
+from helpers.graph import named_tensors
+
 __all__ = ["CannotMatchPyTorch", "Step", "Trace", "trace", "grad"]
 
 Gradients = tuple[torch.Tensor | None, ...]
@@ -595,16 +597,9 @@ def _callers_namespace() -> dict:
 
 
 def _tensors(namespace: dict) -> list[tuple[str, torch.Tensor]]:
-    """The tensors of a namespace, and the parameters of its modules, with their names."""
-    found = []
-    for name, value in namespace.items():
-        if name.startswith("_"):
-            continue
-        if isinstance(value, torch.Tensor):
-            found.append((name, value))
-        elif isinstance(value, torch.nn.Module):
-            found.extend((f"{name}.{p}", tensor) for p, tensor in value.named_parameters())
-    return found
+    """The tensors of a namespace, and the parameters of its modules, as every picture names them
+    (objects that cannot be inspected are skipped)."""
+    return named_tensors(namespace)
 
 
 def _name_of(tensor: torch.Tensor, namespace: dict) -> str | None:
@@ -626,10 +621,13 @@ def _hooks_of_tensor(tensor: torch.Tensor, name: str) -> str:
 def _module_hooks(namespace: dict) -> str:
     found = []
     for name, value in namespace.items():
-        if isinstance(value, torch.nn.Module) and not name.startswith("_"):
-            for path, module in value.named_modules(prefix=name):
-                hooks = [*module._backward_hooks.values(), *module._backward_pre_hooks.values()]
-                found.extend(f"on {path} ({_describe_hook(hook)})" for hook in hooks)
+        try:
+            if isinstance(value, torch.nn.Module) and not name.startswith("_"):
+                for path, module in value.named_modules(prefix=name):
+                    hooks = [*module._backward_hooks.values(), *module._backward_pre_hooks.values()]
+                    found.extend(f"on {path} ({_describe_hook(hook)})" for hook in hooks)
+        except Exception:  # noqa: BLE001 - a broken object in the namespace names no hook
+            continue
     if not found:
         return "a module's backward hook (register_full_backward_hook or its _pre_hook)"
     return "the module backward hook " + "; ".join(found)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import base64
 import html
 import inspect
-import sys
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -24,7 +23,7 @@ import torch
 from torch.autograd.graph import Node
 
 from helpers import graph
-from helpers._graph_model import describe
+from helpers._graph_model import describe, gradient_edge
 from helpers.backward import Step, Trace, _same_bits, _short_name
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
@@ -80,7 +79,7 @@ def _html_table(rows: list[tuple[str, ...]]) -> str:
 
 def _rows(trace: Trace, named: NamePairs) -> list[tuple[str, str, str, str]]:
     """Each step as table cells: number, node, gradients in, gradients out and where they went."""
-    leaf_names = _leaf_names(trace, named)
+    leaf_names = _leaf_names(named)
 
     def label(node: Node) -> str:
         name = _short_name(node)
@@ -137,11 +136,15 @@ def _shown(rows: list) -> list:
     return [*head, ("…", f"{left_out} more steps", "", ""), *tail]
 
 
-def _leaf_names(trace: Trace, named: NamePairs) -> dict[Node, str]:
-    """The name of the leaf behind each AccumulateGrad node, as `helpers.graph` names it."""
-    # The whole graph: a leaf beyond draw()'s max_nodes still has its name.
-    boxes = graph.build(trace.output, named, show_grads=False, max_nodes=None).nodes
-    return {box.fn: box.title for box in boxes if hasattr(box.fn, "variable") and box.title}
+def _leaf_names(named: NamePairs) -> dict[Node, str]:
+    """The name of the leaf behind each AccumulateGrad node: the first name given for it."""
+    found: dict[Node, str] = {}
+    for name, tensor in named:
+        if tensor.is_leaf and tensor.requires_grad:
+            node, _ = gradient_edge(tensor)
+            if node is not None:
+                found.setdefault(node, name)
+    return found
 
 
 # --- the pictures ------------------------------------------------------------------------------
@@ -379,18 +382,9 @@ def _image(svg: str) -> str:
 
 
 def _names(names: Names) -> NamePairs:
-    """The names given, then the notebook's variables.
+    """The names given, then the variables of the notebook, as every picture names tensors.
 
-    `helpers.graph` finds the variables of the code that calls it, which is the notebook when a
-    cell calls `step_through`. When IPython shows a `Trace` by itself, the caller is IPython, so
-    the notebook's variables are looked up in IPython's namespace instead.
+    When IPython shows a `Trace` by itself, the code calling this is IPython's: the notebook's
+    variables come from IPython's namespace then (see `helpers.graph.resolve_names`).
     """
-    given = list(names.items()) if isinstance(names, Mapping) else list(names or [])
-    return given + _notebook_variables()
-
-
-def _notebook_variables() -> NamePairs:
-    """Tensors (and modules' parameters) in IPython's namespace, named as `helpers.graph` does."""
-    ipython_module = sys.modules.get("IPython")
-    shell = ipython_module.get_ipython() if ipython_module is not None else None
-    return [] if shell is None else graph.named_tensors(shell.user_ns)
+    return graph.resolve_names(names)

@@ -1,10 +1,11 @@
 """The autograd graph as data: the boxes a picture of it needs, what they say, how they connect.
 
 `build_graph` walks the Nodes PyTorch recorded (a tensor's ``grad_fn``, then each Node's
-``next_functions``) and returns a `Graph` of small dataclasses. Boxes hold formatted strings, never
-tensors; a box that stands for an autograd Node keeps that Node in ``fn``, so a drawing can point at
-it (``highlight=``, ``edge_labels=`` in `helpers.graph.draw`). Drawing the model as DOT lives in
-`helpers.graph`; keeping the two apart lets each be tested alone and lets `helpers.backward` draw
+``next_functions``) and returns a `Graph` of small dataclasses. Boxes hold formatted strings in
+named fields (``value``, ``grad``, ``notes``), never tensors; a box that stands for an autograd
+Node keeps that Node in ``fn``, so a drawing can point at it (``highlight=``, ``edge_labels=`` in
+`helpers.graph.draw`). How the picture is laid out lives in `helpers._graph_layout`, drawing the
+model as DOT in `helpers.graph`: each part can be tested alone, and `helpers.backward_view` draws
 many frames over one model.
 
 The picture follows a blackboard: every tensor worth naming is a box with its value and gradient,
@@ -43,9 +44,14 @@ class GraphNode:
     id: str  # stable: "n0", "n1", ... in the order of the walk, never id()
     kind: str  # LEAF, TENSOR, OP, SAVED, OUTPUT or SUMMARY
     title: str  # what the box is called: a name, or the Node's type name
-    lines: list[str] = field(default_factory=list)  # value, grad, saved attributes, ...
+    value: str = ""  # a tensor's value, or its shape and dtype
+    grad: str | None = None  # a tensor's gradient, when it has one and it is shown
+    notes: list[str] = field(default_factory=list)  # "view of x", saved attributes, ...
     tooltip: str = ""
     fn: Any = None  # the autograd Node this box stands for (op and leaf boxes), else None
+    # A reference box repeats another box (a tensor used in many places, see
+    # helpers._graph_layout): the id of the box drawn in full, which holds the value and gradient.
+    same_as: str | None = None
 
 
 @dataclass
@@ -71,10 +77,14 @@ class Graph:
     edges: list[GraphEdge]
     notes: list[str]
     hidden: list[Any]  # autograd Nodes reachable from the outputs but cut off by max_nodes
+    total_nodes: int = 0  # autograd Nodes reachable from the outputs, drawn or not
 
     def find(self, fn: Any) -> GraphNode | None:
-        """The box standing for autograd Node ``fn`` (matched by identity), or None."""
-        return next((node for node in self.nodes if node.fn is fn), None)
+        """The box standing for autograd Node ``fn`` (matched by identity), or None.
+
+        A reference box (``same_as``) is never the answer: the box drawn in full is.
+        """
+        return next((node for node in self.nodes if node.fn is fn and not node.same_as), None)
 
 
 def build_graph(
@@ -121,15 +131,22 @@ def gradient_edge(tensor: torch.Tensor) -> tuple[Any, int]:
     """The Node a gradient for ``tensor`` flows into, and which of its outputs ``tensor`` is.
 
     A computed tensor answers with its ``grad_fn``; a leaf that requires grad with its
-    AccumulateGrad Node; a tensor autograd recorded nothing for with (None, 0).
+    AccumulateGrad Node; a tensor autograd records nothing for (it does not require grad, or it
+    was made under ``torch.inference_mode()``) with (None, 0).
     """
     if tensor.grad_fn is not None:
         return tensor.grad_fn, tensor.output_nr
-    if tensor.requires_grad:
+    if not tensor.requires_grad or tensor.is_inference():
+        return None, 0
+    try:
         # The same AccumulateGrad Node that other graphs built from this leaf point to.
         edge = torch.autograd.graph.get_gradient_edge(tensor)
         return edge.node, edge.output_nr
-    return None, 0
+    except (NotImplementedError, RuntimeError):
+        # PyTorch finds it through a view, which sparse tensors do not have; any recorded
+        # operation on the leaf points to the same Node.
+        with torch.enable_grad():
+            return (tensor * 1).grad_fn.next_functions[0][0], 0
 
 
 def format_number(number: float | int | bool | complex) -> str:
@@ -147,14 +164,17 @@ def format_number(number: float | int | bool | complex) -> str:
 
 def describe(tensor: torch.Tensor, show_values: bool = True) -> str:
     """A short text for a tensor: its values when it is small, else its shape and dtype."""
-    if show_values and tensor.numel() <= SMALL_TENSOR:
+    if show_values and tensor.numel() <= SMALL_TENSOR and tensor.layout == torch.strided:
         try:
             return _format_nested(tensor.detach().cpu().tolist())
         except (RuntimeError, NotImplementedError, TypeError):
-            pass  # meta, sparse or other tensors without readable values: fall back to the shape
+            pass  # meta and other tensors without readable values: fall back to the shape
     dtype = str(tensor.dtype).removeprefix("torch.")
     shape = "scalar" if tensor.dim() == 0 else str(tuple(tensor.shape))
-    return f"{shape} {dtype}"
+    layout = (
+        "" if tensor.layout == torch.strided else " " + str(tensor.layout).removeprefix("torch.")
+    )
+    return f"{shape} {dtype}{layout}"
 
 
 def _format_nested(values: Any) -> str:
@@ -211,27 +231,32 @@ class _Builder:
         root_ids = {id(root) for root in roots}
         for fn in kept:
             self._add_node_boxes(fn, root_ids)
-        summary = self._add_summary(len(kept), len(hidden)) if hidden else None
+        summary = self._add_summary(len(hidden)) if hidden else None
         for fn in kept:
             self._add_input_edges(fn, summary)
-        return Graph(self.nodes, self.edges, self.notes, hidden)
+        return Graph(self.nodes, self.edges, self.notes, hidden, len(order))
 
     # --- boxes -------------------------------------------------------------------------------
 
-    def _new_node(
-        self, kind: str, title: str, lines: list[str], tooltip: str, fn: Any = None
-    ) -> str:
-        node = GraphNode(f"n{len(self.nodes)}", kind, title, lines, tooltip, fn)
+    def _new_node(self, kind: str, title: str, **fields: Any) -> str:
+        node = GraphNode(f"n{len(self.nodes)}", kind, title, **fields)
         self.nodes.append(node)
         return node.id
 
     def _add_unrecorded_root(self, root: torch.Tensor) -> None:
         name = self.name_of.get(id(root))
-        self._new_node(OUTPUT, name or "output", self._tensor_lines(root), "tensor")
+        self._new_node(OUTPUT, name or "output", tooltip="tensor", **self._tensor_fields(root))
         what = f"'{name}'" if name else "this tensor"
-        self.notes.append(
-            f"Autograd recorded nothing for {what}: it has no grad_fn and does not require grad."
-        )
+        if root.is_inference():
+            self.notes.append(
+                f"Autograd recorded nothing for {what}: it was made under torch.inference_mode(), "
+                "whose tensors never join a graph. Make it outside that block to follow it."
+            )
+        else:
+            self.notes.append(
+                f"Autograd recorded nothing for {what}: it has no grad_fn and does not require "
+                "grad."
+            )
 
     def _add_node_boxes(self, fn: Any, root_ids: set[int]) -> None:
         """The box for ``fn``, then boxes for the named tensors it produced and what it saved."""
@@ -240,16 +265,17 @@ class _Builder:
         if isinstance(leaf, torch.Tensor):
             kind = OUTPUT if id(leaf) in root_ids else LEAF
             name = self.name_of.get(id(leaf), "")
-            self.box_of[fn] = self._new_node(kind, name, self._tensor_lines(leaf), type_name, fn)
+            fields = self._tensor_fields(leaf)
+            self.box_of[fn] = self._new_node(kind, name, tooltip=type_name, fn=fn, **fields)
             return
-        saved_tensors, saved_lines = self._saved(fn) if self.show_saved else ([], [])
-        self.box_of[fn] = self._new_node(OP, type_name, saved_lines, type_name, fn)
+        saved_tensors, saved_notes = self._saved(fn) if self.show_saved else ([], [])
+        self.box_of[fn] = self._new_node(OP, type_name, notes=saved_notes, tooltip=type_name, fn=fn)
         self._add_tensor_boxes(fn)
         for slot_name, tensor in saved_tensors:
             name = self.name_of.get(id(tensor))
             title = f"{slot_name} = {name}" if name else slot_name
-            lines = [describe(tensor, self.show_values)]
-            saved_id = self._new_node(SAVED, title, lines, f"saved by {type_name}")
+            value = describe(tensor, self.show_values)
+            saved_id = self._new_node(SAVED, title, value=value, tooltip=f"saved by {type_name}")
             self.edges.append(GraphEdge(saved_id, self.box_of[fn], "saved"))
 
     def _add_tensor_boxes(self, fn: Any) -> None:
@@ -258,26 +284,22 @@ class _Builder:
             kind = OUTPUT if is_output else TENSOR
             title = self.name_of.get(id(tensor), "output" if is_output else "")
             tooltip = f"output {nr} of {type(fn).__name__}"
-            tensor_id = self._new_node(kind, title, self._tensor_lines(tensor), tooltip)
+            tensor_id = self._new_node(kind, title, tooltip=tooltip, **self._tensor_fields(tensor))
             self.tensor_box_of[(fn, nr)] = tensor_id
             self.edges.append(GraphEdge(self.box_of[fn], tensor_id, "output"))
 
-    def _add_summary(self, kept: int, hidden: int) -> str:
-        self.notes.append(
-            f"Showing the {kept} autograd nodes nearest the output; {hidden} more are folded "
-            "into one box. Pass max_nodes=None to draw them all."
-        )
-        return self._new_node(SUMMARY, f"… {hidden} more nodes", [], "cut off by max_nodes")
+    def _add_summary(self, hidden: int) -> str:
+        return self._new_node(SUMMARY, f"… {hidden} more nodes", tooltip="cut off by max_nodes")
 
-    def _tensor_lines(self, tensor: torch.Tensor) -> list[str]:
-        lines = [describe(tensor, self.show_values)]
-        if tensor._is_view() and tensor._base is not None:
+    def _tensor_fields(self, tensor: torch.Tensor) -> dict[str, Any]:
+        """What a tensor's box says: its value, its gradient and, for a view, what it views."""
+        notes = []
+        if tensor.layout == torch.strided and tensor._is_view() and tensor._base is not None:
             base_name = self.name_of.get(id(tensor._base))
-            lines.append(f"view of {base_name}" if base_name else "view")
+            notes.append(f"view of {base_name}" if base_name else "view")
         grad = self._grad(tensor)
-        if grad is not None:
-            lines.append("grad " + describe(grad, self.show_values))
-        return lines
+        shown_grad = None if grad is None else describe(grad, self.show_values)
+        return {"value": describe(tensor, self.show_values), "grad": shown_grad, "notes": notes}
 
     def _grad(self, tensor: torch.Tensor) -> torch.Tensor | None:
         # Reading .grad of a non-leaf that does not retain it makes PyTorch warn; ask first.
@@ -286,9 +308,9 @@ class _Builder:
         return tensor.grad
 
     def _saved(self, fn: Any) -> tuple[list[tuple[str, torch.Tensor]], list[str]]:
-        """What ``fn`` saved for its backward: tensors (own boxes) and other values (lines)."""
+        """What ``fn`` saved for its backward: tensors (own boxes) and other values (notes)."""
         tensors: list[tuple[str, torch.Tensor]] = []
-        lines: list[str] = []
+        notes: list[str] = []
         freed: list[str] = []
         for slot_name, read in _saved_slots(fn):
             try:
@@ -296,15 +318,22 @@ class _Builder:
             except RuntimeError:  # backward() without retain_graph freed it; reading raises
                 freed.append(slot_name)
                 continue
-            if isinstance(value, torch.Tensor):
-                tensors.append((slot_name, value))
-            elif isinstance(value, (list, tuple)) and value and isinstance(value[0], torch.Tensor):
-                tensors.extend((f"{slot_name}[{i}]", t) for i, t in enumerate(value))
-            elif value is not None:
-                lines.append(f"{slot_name}={_format_value(value)}")
+            if isinstance(value, (list, tuple)) and any(
+                isinstance(item, torch.Tensor) for item in value
+            ):
+                # A tuple such as ctx.save_for_backward(x, None) or x[i, :, j]'s indices:
+                # each item where it sits, a tensor as a box and anything else as a note.
+                items = [(f"{slot_name}[{i}]", item) for i, item in enumerate(value)]
+            else:
+                items = [(slot_name, value)]
+            for item_name, item in items:
+                if isinstance(item, torch.Tensor):
+                    tensors.append((item_name, item))
+                elif item is not None or len(items) > 1:
+                    notes.append(f"{item_name}={_format_value(item)}")
         if freed:
-            lines.append(f"saved {', '.join(freed)}: freed")
-        return tensors, lines
+            notes.append(f"{', '.join(freed)}: freed by backward()")
+        return tensors, notes
 
     # --- arrows ------------------------------------------------------------------------------
 
@@ -346,4 +375,6 @@ def _format_value(value: Any) -> str:
         return format_number(value)
     if isinstance(value, (list, tuple)):
         return "(" + ", ".join(_format_value(item) for item in value) + ")"
-    return str(value)
+    if isinstance(value, torch.Tensor):
+        return describe(value)
+    return " ".join(str(value).split())  # one line, whatever the object's repr

@@ -7,23 +7,29 @@
     >>> draw(a)          # in a notebook, the cell shows the picture
 
 Boxes get their names from the variables of the code that calls `draw`; run the cell again after
-``a.backward()`` and the leaves show their gradients. `build` returns the same picture as data
-(a `Graph`), `to_dot` turns such a model into DOT text, and `Drawing` renders DOT to SVG or PNG
-with Graphviz: in-process through pygraphviz, else through the ``dot`` program.
+``a.backward()`` and the leaves show their gradients.
+
+How it is made: `build` walks the graph into a model of boxes and arrows
+(`helpers._graph_model`), with a tensor used far and wide drawn as reference boxes and the
+layout's cost estimated beforehand (`helpers._graph_layout`); `to_dot` writes the model as DOT,
+styled from one table keyed by the kind of box (`BOX_STYLES`); a `Drawing` renders the DOT with
+Graphviz (`helpers._graphviz`), in a child process that *Interrupt kernel* can stop when the
+picture is big.
 """
 
 from __future__ import annotations
 
-import ctypes
 import html
 import sys
-import tempfile
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import torch
 
+from helpers import _graphviz
+from helpers._graph_layout import Plan, add_references, plan
 from helpers._graph_model import (
     LEAF,
     OP,
@@ -36,24 +42,43 @@ from helpers._graph_model import (
     GraphNode,
     build_graph,
 )
+from helpers._graphviz import GraphvizNotFound, RenderError
 
 __all__ = [
+    "BOX_STYLES",
     "DEFAULT_MAX_NODES",
     "Drawing",
     "Graph",
     "GraphEdge",
     "GraphNode",
+    "GraphTooLarge",
     "GraphvizNotFound",
+    "RenderError",
     "build",
     "draw",
     "named_tensors",
+    "resolve_names",
     "to_dot",
 ]
 
 # Enough for any graph a lesson draws; beyond it a picture stops being readable anyway.
 DEFAULT_MAX_NODES = 200
+# A picture drawn with the default max_nodes is cut further if its layout is estimated to take
+# longer than this; any picture estimated to take longer than MAX_SECONDS is refused before
+# Graphviz starts. Captions and errors suggest pictures of at most SUGGESTED_SECONDS.
+DEFAULT_SECONDS = 1.0
+MAX_SECONDS = 30.0
+SUGGESTED_SECONDS = 10.0
 
-Names = Mapping[str, torch.Tensor] | Iterable[tuple[str, torch.Tensor]]
+Names = Mapping[str, Any] | Iterable[tuple[str, Any]]
+
+
+class GraphTooLarge(ValueError):
+    """The picture asked for would take Graphviz too long to lay out; ``source`` has its DOT."""
+
+    def __init__(self, message: str, source: str) -> None:
+        super().__init__(message)
+        self.source = source
 
 
 def build(
@@ -67,23 +92,19 @@ def build(
 ) -> Graph:
     """The picture `draw` would make, as data: a `Graph` of boxes (``nodes``) and arrows.
 
-    Each box has a stable id ("n0", "n1", ... in walk order), a ``kind`` (leaf, tensor, op, saved,
-    output, summary), its label text, and for op and leaf boxes ``fn``, the autograd Node it
-    stands for. The Graph holds those Nodes, and through them the tensors they saved, until you
-    drop it. Arguments are those of `draw`.
+    Each box has a stable id ("n0", "n1", ... in walk order; "r0", ... for reference boxes), a
+    ``kind`` (leaf, tensor, op, saved, output, summary), its ``title``, ``value``, ``grad`` and
+    ``notes``, and for op and leaf boxes ``fn``, the autograd Node it stands for. The Graph holds
+    those Nodes, and through them the tensors they saved, until you drop it. Arguments are those
+    of `draw`.
     """
     roots = _roots(output)
-    if max_nodes is not None and (not isinstance(max_nodes, int) or max_nodes < 1):
+    if max_nodes is not None and (
+        isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
+    ):
         raise ValueError(f"max_nodes must be a positive whole number or None, not {max_nodes!r}.")
-    named = _explicit_names(names) + _caller_names()
-    return build_graph(
-        roots,
-        named,
-        show_values=show_values,
-        show_grads=show_grads,
-        show_saved=show_saved,
-        max_nodes=max_nodes,
-    )
+    options = {"show_values": show_values, "show_grads": show_grads, "show_saved": show_saved}
+    return _build(roots, resolve_names(names), max_nodes, options)
 
 
 def draw(
@@ -113,10 +134,14 @@ def draw(
     - green, **output**: the tensors passed to ``draw``.
     - orange, **saved** (with ``show_saved=True``): what an op kept for its backward; after
       ``backward()`` has freed it, the op says "freed".
-    - dashed: "… N more nodes" stands for what ``max_nodes`` cut off; the caption says so.
+    - dashed box with a name only: the **same tensor** (or Node) as the box of that name drawn
+      in full. A tensor used at many places far apart (a weight reused at every step of a loop)
+      is drawn in full once, with its one gradient, the sum over all its uses, and as a dashed
+      box beside each far use; the caption lists them.
+    - dashed "… N more nodes": what ``max_nodes`` cut off; the caption says so.
 
     Arguments:
-        names: extra names, a dict ``{name: tensor}`` or pairs such as
+        names: extra names, a dict ``{name: tensor or module}`` or pairs such as
             ``model.named_parameters()``. Names also come from the variables of the code calling
             ``draw`` (locals, then globals, skipping names that start with ``_``; a module
             variable ``model`` names its parameters ``model.weight``...). Tensors are matched by
@@ -126,7 +151,11 @@ def draw(
             (arrows follow the gradients, output at the top, like torchviz).
         show_values, show_grads: set False to leave values (shapes stay) or gradients out.
         show_saved: also show what each op saved for backward.
-        max_nodes: draw at most this many autograd Nodes, those nearest the output; None for all.
+        max_nodes: draw at most this many autograd Nodes, those nearest the output; None for
+            all. With the default, a picture that would be slow to lay out is cut further. A
+            picture estimated to take Graphviz more than 30 s is refused (`GraphTooLarge`, which
+            says what to draw instead) before anything is laid out; one that takes more than
+            half a second is laid out in a child process, which *Interrupt kernel* stops.
         highlight: an autograd Node (e.g. ``y.grad_fn``) whose box gets a thick red border; a
             leaf's AccumulateGrad Node highlights the leaf's box. None for no highlight; a Node
             cut off by ``max_nodes`` highlights nothing.
@@ -139,7 +168,7 @@ def draw(
     writes .svg, .png or .dot, and a notebook shows it as a picture. It keeps no reference to
     your tensors.
     """
-    graph = build(
+    model = build(
         output,
         names,
         show_values=show_values,
@@ -147,24 +176,31 @@ def draw(
         show_saved=show_saved,
         max_nodes=max_nodes,
     )
-    return Drawing(to_dot(graph, direction=direction, highlight=highlight, edge_labels=edge_labels))
-
-
-class GraphvizNotFound(RuntimeError):
-    """Neither pygraphviz nor the Graphviz ``dot`` program is available to render a drawing."""
+    layout = plan(model)
+    source = to_dot(
+        model, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
+    )
+    if layout.estimated_seconds > MAX_SECONDS:
+        raise GraphTooLarge(_too_large_message(model, layout, max_nodes), source)
+    return Drawing(source, estimated_seconds=layout.estimated_seconds)
 
 
 class Drawing:
-    """A picture of an autograd graph: DOT text, rendered by Graphviz when asked."""
+    """A picture of an autograd graph: DOT text, rendered by Graphviz when asked.
 
-    def __init__(self, source: str) -> None:
+    ``estimated_seconds`` is how long the layout is expected to take; above half a second the
+    picture is rendered in a child process that Jupyter's *Interrupt kernel* can stop.
+    """
+
+    def __init__(self, source: str, estimated_seconds: float = 0.0) -> None:
         self.source = source
+        self.estimated_seconds = estimated_seconds
         self._svg: str | None = None
 
     def svg(self) -> str:
         """The picture as SVG text."""
         if self._svg is None:
-            self._svg = _render(self.source, "svg").decode("utf-8")
+            self._svg = self._render("svg").decode("utf-8")
         return self._svg
 
     def save(self, path: str | Path) -> Path:
@@ -176,18 +212,114 @@ class Drawing:
         elif suffix == ".svg":
             path.write_text(self.svg(), encoding="utf-8")
         elif suffix == ".png":
-            path.write_bytes(_render(self.source, "png"))
+            path.write_bytes(self._render("png"))
         else:
             raise ValueError(
                 f"Cannot save a drawing as {path.name!r}: use a .svg, .png or .dot name."
             )
         return path
 
+    def _render(self, fmt: str) -> bytes:
+        try:
+            return _graphviz.render(self.source, fmt, self.estimated_seconds)
+        except RenderError as error:
+            raise RenderError(
+                f"{error} Its DOT text is in .source; .svg() or saving as .svg or .dot may still "
+                "work."
+            ) from None
+
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
 
     def __repr__(self) -> str:
         return "<Drawing of an autograd graph: .source is its DOT text, .svg() renders it>"
+
+
+# --- the model, kept quick to lay out ----------------------------------------------------------
+
+
+def _build(
+    roots: list[torch.Tensor],
+    named: list[tuple[str, torch.Tensor]],
+    max_nodes: int | None,
+    options: dict[str, bool],
+) -> Graph:
+    model, uses = _build_with_references(roots, named, max_nodes, options)
+    if max_nodes == DEFAULT_MAX_NODES:
+        # The default promises a quick picture: cut further where the Nodes make a slow one.
+        while plan(model).estimated_seconds > DEFAULT_SECONDS and max_nodes > 1:
+            max_nodes //= 2
+            model, uses = _build_with_references(roots, named, max_nodes, options)
+    model.notes.extend(_reference_notes(model, uses))
+    if model.hidden:
+        model.notes.append(_cut_note(model))
+    return model
+
+
+def _build_with_references(roots, named, max_nodes, options) -> tuple[Graph, dict[str, int]]:
+    return add_references(build_graph(roots, named, max_nodes=max_nodes, **options))
+
+
+def _reference_notes(model: Graph, uses: dict[str, int]) -> list[str]:
+    if not uses:
+        return []
+    box = {node.id: node for node in model.nodes}
+    listed = ", ".join(f"{box[i].title} ({count} uses)" for i, count in uses.items())
+    return [
+        f"Dashed boxes repeat a box drawn in full, used in many places: {listed}.",
+        "Each is one tensor (or Node); a tensor's gradient, shown once, is the sum over all its "
+        "uses.",
+    ]
+
+
+def _cut_note(model: Graph) -> str:
+    kept = model.total_nodes - len(model.hidden)
+    note = (
+        f"Showing the {kept:,} autograd nodes nearest the output; {len(model.hidden):,} more are "
+        "folded into one box."
+    )
+    more = _suggested_max_nodes(model)
+    if more is None:
+        return f"{note} Pass max_nodes=None to draw them all."
+    return f"{note} Pass max_nodes={more:,} to draw more (drawing all would take too long)."
+
+
+def _suggested_max_nodes(model: Graph) -> int | None:
+    """A max_nodes whose picture should lay out within SUGGESTED_SECONDS, or None for all.
+
+    Estimated from this picture, as if the rest of the graph were like it: a layout's time grows
+    about with the square of its Nodes (boxes times rows), so this errs on the small side.
+    """
+    kept = model.total_nodes - len(model.hidden)
+    seconds = max(plan(model).estimated_seconds, 1e-3)
+    scale = (SUGGESTED_SECONDS / seconds) ** 0.5
+    if kept * scale >= model.total_nodes:
+        return None
+    return _round_down(int(kept * scale))
+
+
+def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None) -> str:
+    asked = "all" if max_nodes is None else f"{model.total_nodes - len(model.hidden):,}"
+    seconds = layout.estimated_seconds
+    smaller = _round_down(
+        int((model.total_nodes - len(model.hidden)) * (SUGGESTED_SECONDS / seconds) ** 0.5)
+    )
+    return (
+        f"This picture is too big to lay out: {asked} of the graph's {model.total_nodes:,} "
+        f"autograd nodes make {len(model.nodes):,} boxes over {layout.rows:,} rows, which "
+        f"Graphviz would take about {seconds:,.0f} s to place (the limit is {MAX_SECONDS:.0f} s). "
+        f"Draw the part nearest the output instead, e.g. draw(..., max_nodes={smaller:,}), or "
+        "call draw() without max_nodes for a quick picture. The DOT text is in this error's "
+        ".source, for other tools."
+    )
+
+
+def _round_down(number: int) -> int:
+    """A number a learner can type: 1,234 -> 1,200."""
+    if number < 100:
+        return max(number, 1)
+    digits = 10 ** (len(str(number)) - 2)
+    return number // digits * digits
 
 
 # --- inputs ------------------------------------------------------------------------------------
@@ -222,9 +354,35 @@ def _roots(output: Any) -> list[torch.Tensor]:
     return roots
 
 
+def resolve_names(names: Names | None = None) -> list[tuple[str, torch.Tensor]]:
+    """Every (name, tensor) a picture may use, in order of preference.
+
+    First ``names`` as given (``{name: tensor or module}`` or pairs such as
+    ``model.named_parameters()``), then the variables of the first caller outside this package
+    (a notebook cell, or a learner's function: its locals, then its globals), then, in IPython,
+    the notebook's own variables (so that a trace IPython displays by itself still finds them).
+    The one way every helper finds names, so that a tensor has the same name in every picture.
+    """
+    pairs = _explicit_names(names)
+    frame = sys._getframe(1)
+    while frame is not None and _is_ours(frame.f_globals.get("__name__", "")):
+        frame = frame.f_back
+    if frame is not None:
+        namespace = {**frame.f_globals, **frame.f_locals}  # a local shadows a global of that name
+        del frame  # a frame kept alive keeps every local alive with it
+        pairs += named_tensors(namespace)
+    pairs += named_tensors(_notebook_namespace())
+    return pairs
+
+
 def _explicit_names(names: Names | None) -> list[tuple[str, torch.Tensor]]:
     if names is None:
         return []
+    if isinstance(names, torch.Tensor):
+        raise TypeError(
+            "names must be a dict {name: tensor} or (name, tensor) pairs, not a tensor: "
+            "e.g. names={'w': w}. The tensor to draw comes first: draw(y, names={'w': w})."
+        )
     pairs = names.items() if isinstance(names, Mapping) else names
     result: list[tuple[str, torch.Tensor]] = []
     for pair in pairs:
@@ -233,47 +391,52 @@ def _explicit_names(names: Names | None) -> list[tuple[str, torch.Tensor]]:
                 "names must be a dict {name: tensor} or (name, tensor) pairs such as "
                 f"model.named_parameters(), not a sequence of {type(pair).__name__}."
             )
-        name, tensor = pair
-        if not isinstance(tensor, torch.Tensor):
+        name, value = pair
+        if isinstance(value, torch.Tensor):
+            result.append((str(name), value))
+        elif isinstance(value, torch.nn.Module):
+            result.extend(_parameters_of(str(name), value))
+        else:
             raise TypeError(
-                f"names[{name!r}] is a {type(tensor).__name__}, not a tensor: names map a "
-                "name to the tensor it labels."
+                f"names[{name!r}] is a {type(value).__name__}, not a tensor: names map a "
+                "name to the tensor (or the module, for its parameters) it labels."
             )
-        result.append((str(name), tensor))
     return result
-
-
-def _caller_names() -> list[tuple[str, torch.Tensor]]:
-    """Tensors in the namespace of the first caller outside this package, as (name, tensor).
-
-    Skipping our own frames means a helper that calls draw() (helpers.backward) still finds the
-    notebook's variables.
-    """
-    frame = sys._getframe(1)
-    while frame is not None and _is_ours(frame.f_globals.get("__name__", "")):
-        frame = frame.f_back
-    if frame is None:
-        return []
-    namespace = {**frame.f_globals, **frame.f_locals}  # a local shadows a global of that name
-    del frame  # a frame kept alive keeps every local alive with it
-    return named_tensors(namespace)
 
 
 def named_tensors(namespace: Mapping[str, Any]) -> list[tuple[str, torch.Tensor]]:
     """The tensors in a namespace, and the parameters of its modules (``model.weight``).
 
     Sorted shortest name first, then alphabetically, so the choice between two names for one
-    tensor does not depend on the order in which they were assigned.
+    tensor does not depend on the order in which they were assigned. Objects that cannot be
+    inspected (a module whose ``__init__`` forgot ``super().__init__()``, an object whose
+    ``__class__`` raises) are skipped: a notebook holds all sorts of things.
     """
     found: list[tuple[str, torch.Tensor]] = []
-    for name, value in namespace.items():
-        if name.startswith("_"):  # IPython's _, _1, _i1 ... hold old outputs, not names
+    for name, value in list(namespace.items()):
+        if not isinstance(name, str) or name.startswith("_"):  # IPython's _, _1, _i1 ...
             continue
-        if isinstance(value, torch.Tensor):
-            found.append((name, value))
-        elif isinstance(value, torch.nn.Module):
-            found.extend((f"{name}.{part}", p) for part, p in value.named_parameters())
+        try:
+            if isinstance(value, torch.Tensor):
+                found.append((name, value))
+            elif isinstance(value, torch.nn.Module):
+                found.extend(_parameters_of(name, value))
+        except Exception:  # noqa: BLE001 - whatever a broken object raises, it names nothing
+            continue
     return sorted(found, key=lambda pair: (len(pair[0]), pair[0]))
+
+
+def _parameters_of(name: str, module: torch.nn.Module) -> list[tuple[str, torch.Tensor]]:
+    try:
+        return [(f"{name}.{part}", p) for part, p in module.named_parameters()]
+    except Exception:  # noqa: BLE001 - a module that is not set up (no super().__init__())
+        return []
+
+
+def _notebook_namespace() -> Mapping[str, Any]:
+    ipython_module = sys.modules.get("IPython")
+    shell = ipython_module.get_ipython() if ipython_module is not None else None
+    return {} if shell is None else shell.user_ns
 
 
 def _is_ours(module_name: str) -> bool:
@@ -291,18 +454,33 @@ SLOT_ANGLE = 25  # degrees between an arrow and its slot number, anticlockwise g
 SPINE_WEIGHT = 2  # Graphviz keeps heavier arrows shorter and straighter; the default is 1
 CELL_PADDING = 5  # points around the text in a table cell
 CELL_MARGIN = f"{CELL_PADDING / 72:.3f}"  # the same, in inches, for a plain box's margin
-FILL = {
-    LEAF: "#d0ebff",
-    TENSOR: "#fff3bf",
-    OP: "#e9ecef",
-    SAVED: "#ffd8a8",
-    OUTPUT: "#d3f9d8",
-    SUMMARY: "#ffffff",
-}
 BORDER = "#495057"
 GRAD_COLOUR = "#c92a2a"
 HIGHLIGHT_COLOUR = "#e03131"
 NOTE_COLOUR = "#495057"
+
+
+@dataclass(frozen=True)
+class BoxStyle:
+    """How one kind of box looks: its fill colour and its shape.
+
+    Shapes: "table" (a tensor: its name, value, notes and gradient side by side, like
+    micrograd's boxes), "ellipse" (an op), "note" (the summary of what max_nodes cut off).
+    A reference box takes its kind's style with a dashed border.
+    """
+
+    fill: str
+    shape: str
+
+
+BOX_STYLES = {
+    LEAF: BoxStyle("#d0ebff", "table"),
+    TENSOR: BoxStyle("#fff3bf", "table"),
+    OUTPUT: BoxStyle("#d3f9d8", "table"),
+    SAVED: BoxStyle("#ffd8a8", "table"),
+    OP: BoxStyle("#e9ecef", "ellipse"),
+    SUMMARY: BoxStyle("#ffffff", "note"),
+}
 
 
 def to_dot(
@@ -311,21 +489,29 @@ def to_dot(
     direction: str = "forward",
     highlight: Any = None,
     edge_labels: Mapping[tuple[Any, Any], str] | None = None,
+    layout: Plan | None = None,
 ) -> str:
-    """The DOT text for ``graph``; ``direction``, ``highlight`` and ``edge_labels`` as in `draw`."""
+    """The DOT text for ``graph``; ``direction``, ``highlight`` and ``edge_labels`` as in `draw`.
+
+    ``layout`` is the graph's `helpers._graph_layout.Plan`, when it was already made.
+    """
     if direction not in ("forward", "backward"):
         raise ValueError(f'direction must be "forward" or "backward", not {direction!r}.')
-    highlighted = _highlighted_box(graph, highlight)
+    layout = layout or plan(graph)
+    highlighted = _highlighted_boxes(graph, highlight)
     labels = _edge_label_texts(graph, edge_labels or {})
+    bounded = ""
+    if layout.iterations_per_box is not None:
+        bounded = f", nslimit={layout.iterations_per_box}, nslimit1={layout.iterations_per_box}"
     lines = [
         "digraph autograd {",
         f'  graph [rankdir=TB, nodesep=0.3, ranksep=0.35, bgcolor="white", fontname="{FONT}", '
-        f'fontsize={SMALL_FONT_SIZE}, fontcolor="{NOTE_COLOUR}"{_caption(graph.notes)}];',
+        f'fontsize={SMALL_FONT_SIZE}, fontcolor="{NOTE_COLOUR}"{bounded}{_caption(graph.notes)}];',
         # Defaults are those of op boxes, the most common kind: the fewer attributes each box
         # repeats, the less Graphviz has to parse. Ellipses and square tables also render
         # faster than rounded boxes (no Bezier corners in the SVG).
-        f'  node [shape=ellipse, style=filled, fillcolor="{FILL[OP]}", color="{BORDER}", '
-        f'fontname="{FONT}", fontsize={FONT_SIZE}];',
+        f'  node [shape=ellipse, style=filled, fillcolor="{BOX_STYLES[OP].fill}", '
+        f'color="{BORDER}", fontname="{FONT}", fontsize={FONT_SIZE}];',
         # Head and tail labels (the slot numbers) take the edge's font and size. Turned away
         # from the arrow by SLOT_ANGLE they sit beside it, clear of the op's outline and of a
         # neighbouring arrowhead (Graphviz's default, -25, puts them on both going forward).
@@ -335,18 +521,14 @@ def to_dot(
     ]
     plain, other = [], []
     for node in graph.nodes:
-        (plain if _is_single_plain_cell(node) else other).append(node)
-    lines += [_node_line(node, highlighted) for node in other]
-    if plain:  # one-line boxes last, sharing their box attributes: less DOT for Graphviz to read
+        (plain if _is_plain_box(node) else other).append(node)
+    lines += [_node_line(node, node.id in highlighted) for node in other]
+    if plain:  # plain boxes last, sharing their box attributes: less DOT for Graphviz to read
         lines.append(
             f'  node [shape=box, width=0, height=0, margin="{CELL_MARGIN}", '
-            f'fillcolor="{FILL[LEAF]}"];'
+            f'fillcolor="{BOX_STYLES[LEAF].fill}"];'
         )
-        lines += [_node_line(node, highlighted) for node in plain]
-    # The computation itself is the graph's spine: pulling its arrows straight keeps a deep
-    # network a column with its weights beside it, where Graphviz would otherwise centre each
-    # op between its inputs and drift one step sideways per layer.
-    off_spine = {node.id for node in graph.nodes if node.kind in (LEAF, SAVED, SUMMARY)}
+        lines += [_node_line(node, node.id in highlighted) for node in plain]
     # Parallel arrows (x * x) sit side by side: the last one's slot number goes on its outer
     # side, so that no number stands between a pair of arrows (between three, the middle must).
     between: dict[tuple[str, str], list[GraphEdge]] = {}
@@ -358,7 +540,7 @@ def to_dot(
             edge,
             direction,
             labels,
-            on_spine=edge.kind in ("input", "output") and edge.source not in off_spine,
+            layout,
             outer_slot=last_parallel.get((edge.source, edge.target)) is edge,
         )
         for edge in graph.edges
@@ -373,87 +555,102 @@ def _caption(notes: list[str]) -> str:
     return ", labelloc=b, labeljust=l, label=<" + "<BR/>".join(_html(note) for note in notes) + ">"
 
 
-def _node_line(node: GraphNode, highlighted_id: str | None) -> str:
-    return f"  {node.id} [{_node_attributes(node, node.id == highlighted_id)}];"
-
-
-def _node_attributes(node: GraphNode, highlighted: bool) -> str:
-    attributes = []
-    if node.kind == OP:
-        if node.lines or not node.title.isidentifier():
-            label = _html(node.title) + "".join(
-                f'<BR/><FONT POINT-SIZE="{SMALL_FONT_SIZE}">{_html(line)}</FONT>'
-                for line in node.lines
-            )
-            attributes.append(f"label=<{label}>")
-        else:  # a type name: a plain label, which Graphviz lays out faster than an HTML one
-            attributes.append(f"label={_quoted(node.title)}")
-        if highlighted:
-            attributes.append(f'penwidth=3, color="{HIGHLIGHT_COLOUR}"')
-    elif node.kind == SUMMARY:
-        attributes.append(f'shape=box, style="rounded,dashed", label=<{_html(node.title)}>')
-    elif _is_single_plain_cell(node):
-        # One cell of plain text: a box drawn like the table's, at a fraction of the layout
-        # cost of an HTML label (the benchmark's unnamed weights are all such boxes).
-        # Drawn after the `node` line that gives them box shape and margins (see to_dot).
-        attributes.append(f"label={_quoted(node.lines[0])}")
-        if node.kind != LEAF:
-            attributes.append(f'fillcolor="{FILL[node.kind]}"')
-        if highlighted:
-            attributes.append(f'penwidth=3, color="{HIGHLIGHT_COLOUR}"')
+def _node_line(node: GraphNode, highlighted: bool) -> str:
+    style = BOX_STYLES[node.kind]
+    if style.shape == "table" and not _is_plain_box(node):
+        attributes = _table_box(node, style, highlighted)  # outlined its own way
     else:
-        if highlighted:
-            # The outline goes round the table, not into it: a thicker table border would make
-            # the box bigger, and the step-by-step pictures would shift from frame to frame. The
-            # table covers the inner half of the line, so it is drawn thicker than an op's.
-            attributes.append(
-                f'shape=box, width=0, height=0, margin=0, penwidth=4, color="{HIGHLIGHT_COLOUR}", '
-                f'fillcolor="{FILL[node.kind]}", label=<{_table(node)}>'
-            )
+        if style.shape == "ellipse":
+            attributes = _ellipse(node)
+        elif style.shape == "note":
+            attributes = [f'shape=box, style="rounded,dashed", label=<{_html(node.title)}>']
         else:
-            attributes.append(f"shape=plain, label=<{_table(node)}>")
+            attributes = _plain_box(node, style)
+        if highlighted:
+            attributes.append(f'penwidth=3, color="{HIGHLIGHT_COLOUR}"')
     if node.tooltip and node.tooltip != node.title:  # shown on hover, where it adds something
         attributes.append(f"tooltip={_quoted(node.tooltip)}")
-    return ", ".join(attributes)
+    return f"  {node.id} [{', '.join(attributes)}];"
 
 
-def _is_single_plain_cell(node: GraphNode) -> bool:
-    """A box whose table would be one cell of plain text: no name, no gradient, one line."""
-    if node.title or len(node.lines) != 1:
+def _ellipse(node: GraphNode) -> list[str]:
+    attributes = []
+    if node.notes or not node.title.isidentifier():
+        label = _html(node.title) + "".join(
+            f'<BR/><FONT POINT-SIZE="{SMALL_FONT_SIZE}">{_html(note)}</FONT>' for note in node.notes
+        )
+        attributes.append(f"label=<{label}>")
+    else:  # a type name: a plain label, which Graphviz lays out faster than an HTML one
+        attributes.append(f"label={_quoted(node.title)}")
+    if node.same_as:
+        attributes.append('style="filled,dashed"')
+    return attributes
+
+
+def _is_plain_box(node: GraphNode) -> bool:
+    """A tensor box of one cell of plain text: an unnamed value, or a reference's bare name.
+
+    Drawn as a Graphviz box, at a fraction of the layout cost of an HTML table (a benchmark's
+    unnamed weights and every reference box are such boxes), after the `node` line of to_dot
+    that gives them box shape and margins.
+    """
+    if BOX_STYLES[node.kind].shape != "table":
         return False
-    (line,) = node.lines
-    return bool(line) and line.isprintable() and not line.startswith("grad ")
+    if node.same_as:
+        return True
+    if node.title or node.grad is not None or node.notes:
+        return False
+    return bool(node.value) and node.value.isprintable()
 
 
-def _table(node: GraphNode) -> str:
-    """A tensor's box as one row of cells, like micrograd's: name | value | grad."""
+def _plain_box(node: GraphNode, style: BoxStyle) -> list[str]:
+    if node.same_as:  # a reference: the name in bold, on a dashed box of its kind's colour
+        attributes = [f"label=<<B>{_html(node.title)}</B>>", 'style="filled,dashed"']
+    else:
+        attributes = [f"label={_quoted(node.value)}"]
+    if style.fill != BOX_STYLES[LEAF].fill:  # the `node` line's default fill
+        attributes.append(f'fillcolor="{style.fill}"')
+    return attributes
+
+
+def _table_box(node: GraphNode, style: BoxStyle, highlighted: bool) -> list[str]:
     cells = [f"<B>{_html(node.title)}</B>"] if node.title else []
-    for line in node.lines:
-        if line.startswith("grad "):
-            cells.append(f'<FONT COLOR="{GRAD_COLOUR}">{_html(line)}</FONT>')
-        else:
-            cells.append(_html(line))
-    if not cells:
-        cells = [" "]
-    row = "<VR/>".join(f"<TD>{cell}</TD>" for cell in cells)
-    return (
+    cells += [_html(text) for text in (node.value, *node.notes) if text]
+    if node.grad is not None:
+        cells.append(f'<FONT COLOR="{GRAD_COLOUR}">{_html("grad " + node.grad)}</FONT>')
+    row = "<VR/>".join(f"<TD>{cell}</TD>" for cell in cells or [" "])
+    table = (
         f'<TABLE BORDER="1" COLOR="{BORDER}" CELLBORDER="0" CELLSPACING="0" '
-        f'CELLPADDING="{CELL_PADDING}" BGCOLOR="{FILL[node.kind]}"><TR>{row}</TR></TABLE>'
+        f'CELLPADDING="{CELL_PADDING}" BGCOLOR="{style.fill}"><TR>{row}</TR></TABLE>'
     )
+    if highlighted:
+        # The outline goes round the table, not into it: a thicker table border would make the
+        # box bigger, and the step-by-step pictures would shift from frame to frame. The table
+        # covers the inner half of the line, so it is drawn thicker than an op's.
+        return [
+            f'shape=box, width=0, height=0, margin=0, penwidth=4, color="{HIGHLIGHT_COLOUR}", '
+            f'fillcolor="{style.fill}", label=<{table}>'
+        ]
+    return [f"shape=plain, label=<{table}>"]
 
 
 def _edge_line(
     edge: GraphEdge,
     direction: str,
     labels: dict[tuple[str, str], str],
-    on_spine: bool,
+    layout: Plan,
     outer_slot: bool,
 ) -> str:
     forward = direction == "forward"
     tail, head = (edge.source, edge.target) if forward else (edge.target, edge.source)
+    pair = (edge.source, edge.target)
     attributes = []
-    if not on_spine:
-        attributes.append("weight=1")  # the edge default is the spine's weight
+    # The spine is pulled straight (the edge default is its weight); an arrow that leaves room
+    # for a side branch beside it is stretched to the branch's height.
+    if edge.kind not in ("input", "output") or pair not in layout.spine:
+        attributes.append("weight=1")
+    if pair in layout.stretch:
+        attributes.append(f"minlen={layout.stretch[pair]}")
     if edge.kind == "saved":
         attributes.append(f'style=dashed, dir=none, color="{BORDER}"')
     elif edge.kind == "summary":
@@ -479,9 +676,10 @@ def _slot_angle(direction: str) -> int:
     return SLOT_ANGLE if direction == "forward" else -SLOT_ANGLE
 
 
-def _highlighted_box(graph: Graph, highlight: Any) -> str | None:
+def _highlighted_boxes(graph: Graph, highlight: Any) -> set[str]:
+    """The box of the highlighted Node, and the reference boxes that repeat it."""
     if highlight is None:
-        return None
+        return set()
     if not isinstance(highlight, torch.autograd.graph.Node):
         raise TypeError(
             f"highlight= takes an autograd Node such as y.grad_fn (or None), "
@@ -489,9 +687,9 @@ def _highlighted_box(graph: Graph, highlight: Any) -> str | None:
         )
     box = graph.find(highlight)
     if box is not None:
-        return box.id
+        return {node.id for node in graph.nodes if node.id == box.id or node.same_as == box.id}
     if any(fn is highlight for fn in graph.hidden):
-        return None  # cut off by max_nodes: nothing to highlight in the picture
+        return set()  # cut off by max_nodes: nothing to highlight in the picture
     raise ValueError(
         f"highlight: this {type(highlight).__name__} is not in the graph being drawn "
         "(it cannot be reached from the tensors passed to draw())."
@@ -502,7 +700,7 @@ def _edge_label_texts(
     graph: Graph, edge_labels: Mapping[tuple[Any, Any], str]
 ) -> dict[tuple[str, str], str]:
     """Map edge_labels' (Node, Node) keys to (box id, box id) pairs of the model's arrows."""
-    box_of = {id(node.fn): node.id for node in graph.nodes if node.fn is not None}
+    box_of = {id(n.fn): n.id for n in graph.nodes if n.fn is not None and not n.same_as}
     hidden = {id(fn) for fn in graph.hidden}
     texts: dict[tuple[str, str], str] = {}
     for key, text in edge_labels.items():
@@ -538,10 +736,15 @@ def _oriented(key: Any) -> tuple[Any, Any]:
 
 
 def _html(text: str) -> str:
-    """Text for an HTML-like DOT label, shown exactly as typed whatever characters it holds."""
+    """Text for an HTML-like DOT label, shown exactly as typed whatever characters it holds.
+
+    A backslash is written as a character reference: Graphviz reads backslash sequences in
+    labels (``\\N`` is the box's id, ``\\G`` the graph's name), even in HTML-like ones.
+    """
     if not text.isprintable():
         text = "".join(c if c.isprintable() or c == "\n" else "\ufffd" for c in text)
-    return html.escape(text, quote=True).replace("\n", "<BR/>")
+    escaped = html.escape(text, quote=True).replace("\\", "&#92;")
+    return escaped.replace("\n", "<BR/>")
 
 
 def _quoted(text: str) -> str:
@@ -549,121 +752,3 @@ def _quoted(text: str) -> str:
     Graphviz bundled with pygraphviz 2.0.4 crashes on plain labels that do."""
     escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{escaped}"'
-
-
-# --- rendering ---------------------------------------------------------------------------------
-
-
-def _render(source: str, fmt: str) -> bytes:
-    """Render DOT to ``fmt`` bytes: in-process with pygraphviz, else with the ``dot`` program."""
-    try:
-        import pygraphviz
-    except ImportError:
-        pygraphviz = None
-    if pygraphviz is not None:
-        _prepare_bundled_fontconfig(pygraphviz)
-        return _render_in_process(source, fmt)
-    try:
-        import graphviz
-    except ImportError:
-        graphviz = None
-    if graphviz is not None:
-        try:
-            return graphviz.Source(source).pipe(format=fmt)
-        except graphviz.ExecutableNotFound:
-            pass
-    raise GraphvizNotFound(
-        "Drawing needs Graphviz, and none was found: pygraphviz cannot be imported and the "
-        "Graphviz `dot` program is not on PATH. Fix either one: `pip install pygraphviz` (its "
-        "wheels include Graphviz), or install Graphviz (apt-get install graphviz, brew install "
-        "graphviz or conda install graphviz) and `pip install graphviz`. The DOT text is in "
-        ".source meanwhile."
-    )
-
-
-_graphviz_context: Any = None  # one Graphviz context for every picture, as the dot program keeps
-
-
-def _render_in_process(source: str, fmt: str) -> bytes:
-    """Lay ``source`` out with dot and render it, in pygraphviz's Graphviz library.
-
-    This is what ``pygraphviz.AGraph(string=source).draw(format=fmt, prog="dot")`` does, through
-    the same calls, without the wrapper's extra work: a context made (and plugins loaded) for
-    every picture, and a warning written to stderr for graphs of over 1,000 nodes.
-    """
-    from pygraphviz import graphviz as gv  # pygraphviz's binding of Graphviz's C functions
-
-    global _graphviz_context
-    if _graphviz_context is None:
-        # Wheels carry their plugins built in; other builds find them through Graphviz's config.
-        _graphviz_context = getattr(gv, "gvContextWithBuiltins", gv.gvContext)()
-    context = _graphviz_context
-    with tempfile.TemporaryFile() as file:  # Graphviz's reader wants a file
-        file.write(source.encode("utf-8"))
-        file.seek(0)
-        try:
-            handle = gv.agread(file, None)
-        except ValueError as error:
-            message = f"Graphviz cannot read this DOT ({error}); it is in .source."
-            raise ValueError(message) from None
-    result: Any = None
-    try:
-        if gv.gvLayout(context, handle, b"dot") == 0:
-            try:
-                result = gv.gvRenderData(context, handle, fmt.encode("ascii"))
-            finally:
-                gv.gvFreeLayout(context, handle)
-    finally:
-        gv.agclose(handle)
-    # Success is [0, data]; a failed render returns a bare error code instead.
-    if isinstance(result, (list, tuple)) and len(result) == 2 and result[0] == 0:
-        return result[1]
-    # A failure can leave a half-made job in the context: the next picture gets a fresh one.
-    # The old context is dropped, not freed, as freeing it in that state is not known to be safe.
-    _graphviz_context = None
-    raise RuntimeError(
-        f"Graphviz (in pygraphviz) could not draw this graph as {fmt}: see the message above. "
-        "Its DOT text is in .source; .svg() or saving as .svg or .dot may still work."
-    )
-
-
-_fontconfig_prepared = False
-
-
-def _prepare_bundled_fontconfig(pygraphviz: Any) -> None:
-    """Load the system's font configuration into pygraphviz's bundled fontconfig, once.
-
-    pygraphviz's Linux wheels bundle fontconfig 2.13. When that library initialises itself it
-    loads the system's fonts.conf and then also parses every template in
-    /usr/share/fontconfig/conf.avail, only to list their descriptions (for fc-conflist). On
-    systems with a newer fontconfig (Debian 12, Ubuntu 24.04) one template uses an element 2.13
-    does not know, and it prints an "unknown element" warning on the process's stderr, which
-    ipykernel copies into the notebook's outputs. Doing its initialisation ourselves with its own
-    calls (parse fonts.conf, build the font list, make that configuration current) loads exactly
-    the system's fonts and settings without that scan; Graphviz then finds fontconfig ready.
-    Errors in the system's own configuration are still printed. Where no bundled fontconfig is
-    found (macOS, Windows, a pygraphviz built against system libraries), nothing is done.
-    """
-    global _fontconfig_prepared
-    if _fontconfig_prepared:
-        return
-    _fontconfig_prepared = True
-    libraries = Path(pygraphviz.__file__).parent.parent / "pygraphviz.libs"
-    found = sorted(libraries.glob("libfontconfig*.so*"))
-    if not found:
-        return
-    try:
-        fontconfig = ctypes.CDLL(str(found[0]))  # the copy Graphviz already loaded: same file
-    except OSError:
-        return
-    fontconfig.FcConfigCreate.restype = ctypes.c_void_p
-    fontconfig.FcConfigParseAndLoad.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
-    fontconfig.FcConfigBuildFonts.argtypes = [ctypes.c_void_p]
-    fontconfig.FcConfigSetCurrent.argtypes = [ctypes.c_void_p]
-    fontconfig.FcConfigDestroy.argtypes = [ctypes.c_void_p]
-    config = fontconfig.FcConfigCreate()
-    # None: the default fonts.conf (or $FONTCONFIG_FILE), as the library's own start-up reads it.
-    loaded = fontconfig.FcConfigParseAndLoad(config, None, 1)
-    if loaded and fontconfig.FcConfigBuildFonts(config) and fontconfig.FcConfigSetCurrent(config):
-        return
-    fontconfig.FcConfigDestroy(config)  # leave initialisation to the library itself

@@ -15,7 +15,7 @@ import xml.etree.ElementTree as ElementTree
 import pytest
 import torch
 
-from helpers import graph
+from helpers import _graphviz, graph
 from helpers._graph_model import LEAF, OP, OUTPUT, SAVED, SUMMARY, TENSOR, format_number
 from helpers.graph import GraphvizNotFound, build, draw, to_dot
 from tools.make_images import relu_example
@@ -124,25 +124,6 @@ def test_a_whole_graph_of_over_1000_nodes_renders_without_a_word_on_stderr(capfd
     assert capfd.readouterr().err == ""  # a notebook would show anything written there
 
 
-def test_pictures_rendered_in_one_process_match_a_fresh_renderer(monkeypatch):
-    source = draw(chain(3)).source
-    first = graph._render(source, "svg")
-    assert graph._render(source, "svg") == first  # the Graphviz context is reused, not worn
-    monkeypatch.setattr(graph, "_graphviz_context", None)
-    assert graph._render(source, "svg") == first
-
-
-def test_a_failed_render_says_where_the_dot_is_and_the_next_picture_still_renders(capfd):
-    source = draw(chain(2)).source
-    picture = graph._render(source, "svg")
-    with pytest.raises(RuntimeError, match=r"as nosuchformat.*\.source"):
-        graph._render(source, "nosuchformat")  # as a Graphviz built without a renderer answers
-    with pytest.raises(ValueError, match=r"\.source"):
-        graph._render("digraph { a -> }", "svg")
-    assert graph._render(source, "svg") == picture
-    assert "nosuchformat" in capfd.readouterr().err  # Graphviz's own word on what went wrong
-
-
 # --- determinism -------------------------------------------------------------------------------
 
 DETERMINISM_SCRIPT = textwrap.dedent(
@@ -247,11 +228,8 @@ def test_names_must_map_to_tensors():
 def test_seed_example_before_backward_shows_values():
     b, w, x, u, v, a = relu_example()
     model = build(a)
-    assert box(model, "w").lines == ["2.0"]
-    assert box(model, "b").lines == ["1.0"]
-    assert box(model, "u").lines == ["6.0"]
-    assert box(model, "v").lines == ["7.0"]
-    assert box(model, "a").lines == ["7.0"]
+    assert [box(model, name).value for name in "wbuva"] == ["2.0", "1.0", "6.0", "7.0", "7.0"]
+    assert all(node.grad is None for node in model.nodes)
 
 
 def test_seed_example_after_backward_shows_every_retained_gradient():
@@ -260,10 +238,13 @@ def test_seed_example_after_backward_shows_every_retained_gradient():
         tensor.retain_grad()
     a.backward()
     model = build(a)
-    assert box(model, "w").lines == ["2.0", "grad 3.0"]
-    assert box(model, "b").lines == ["1.0", "grad 1.0"]
-    assert box(model, "u").lines == ["6.0", "grad 1.0"]
-    assert box(model, "a").lines == ["7.0", "grad 1.0"]
+    shown = {name: (box(model, name).value, box(model, name).grad) for name in "wbua"}
+    assert shown == {
+        "w": ("2.0", "3.0"),
+        "b": ("1.0", "1.0"),
+        "u": ("6.0", "1.0"),
+        "a": ("7.0", "1.0"),
+    }
 
 
 def test_gradients_not_retained_are_not_read():
@@ -272,7 +253,7 @@ def test_gradients_not_retained_are_not_read():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # reading .grad of a non-leaf would warn
         model = build(a)
-    assert box(model, "u").lines == ["6.0"]
+    assert (box(model, "u").value, box(model, "u").grad) == ("6.0", None)
 
 
 def test_leaves_that_do_not_require_grad_are_not_invented():
@@ -283,14 +264,15 @@ def test_leaves_that_do_not_require_grad_are_not_invented():
 def test_large_tensors_show_shape_and_dtype():
     weights = torch.ones(3, 4, requires_grad=True)
     y = weights.sum()
-    assert box(build(y), "weights").lines == ["(3, 4) float32"]
+    assert box(build(y), "weights").value == "(3, 4) float32"
 
 
 def test_values_and_gradients_can_be_left_out():
     b, w, x, u, v, a = relu_example()
     a.backward()
-    assert box(build(a, show_grads=False), "w").lines == ["2.0"]
-    assert box(build(a, show_values=False), "w").lines == ["scalar float32", "grad scalar float32"]
+    assert box(build(a, show_grads=False), "w").grad is None
+    without_values = box(build(a, show_values=False), "w")
+    assert (without_values.value, without_values.grad) == ("scalar float32", "scalar float32")
 
 
 @pytest.mark.parametrize(
@@ -304,7 +286,7 @@ def test_numbers_are_written_with_four_significant_digits(number, text):
 def test_a_tensor_without_a_graph_is_one_box_with_a_note():
     k = torch.tensor(5.0)
     model = build(k)
-    assert [(node.kind, node.title, node.lines) for node in model.nodes] == [(OUTPUT, "k", ["5.0"])]
+    assert [(node.kind, node.title, node.value) for node in model.nodes] == [(OUTPUT, "k", "5.0")]
     assert "recorded nothing" in model.notes[0]
     assert "recorded nothing" in draw(k).source
 
@@ -333,14 +315,14 @@ def test_show_saved_draws_what_builtin_nodes_saved():
     b, w, x, u, v, a = relu_example()
     model = build(a, show_saved=True)
     assert "other = x" in titles(model, SAVED)  # MulBackward0 keeps x to compute w's gradient
-    assert box(model, "other = x").lines == ["3.0"]
+    assert box(model, "other = x").value == "3.0"
 
 
 def test_show_saved_draws_what_custom_functions_saved():
     w = torch.tensor(2.0, requires_grad=True)
     h = w * 3
     y = Double.apply(h)
-    assert box(build(y, show_saved=True), "saved_tensors[0] = h").lines == ["6.0"]
+    assert box(build(y, show_saved=True), "saved_tensors[0] = h").value == "6.0"
 
 
 def test_saved_tensors_freed_by_backward_are_marked_freed():
@@ -348,8 +330,8 @@ def test_saved_tensors_freed_by_backward_are_marked_freed():
     y = Double.apply(torch.exp(w))
     y.backward()
     model = build(y, show_saved=True)
-    assert box(model, "DoubleBackward").lines == ["saved saved_tensors: freed"]
-    assert box(model, "ExpBackward0").lines == ["saved result: freed"]
+    assert box(model, "DoubleBackward").notes == ["saved_tensors: freed by backward()"]
+    assert box(model, "ExpBackward0").notes == ["result: freed by backward()"]
     assert titles(model, SAVED) == set()
 
 
@@ -365,7 +347,7 @@ def test_views_inplace_ops_and_double_backward_draw_without_error():
     model = build([v, row, dv], show_saved=True)
     ops = titles(model, OP)
     assert {"CopySlices", "CloneBackward0"} <= ops
-    assert box(model, "row").lines[1] == "view of v"
+    assert box(model, "row").notes == ["view of v"]
     assert "<svg" in draw([v, row, dv], show_saved=True).svg()
 
 
@@ -429,7 +411,8 @@ def test_an_unnamed_tensor_with_one_line_is_a_plain_box_coloured_like_its_kind()
     (leaf_group,) = [g for g in svg.iter(f"{SVG}g") if g.findtext(f"{SVG}title") == leaf.id]
     assert [t.text for t in leaf_group.iter(f"{SVG}text")] == ["[[0.1, 0.1], [0.1, 0.1]]"]
     (outline,) = leaf_group.iter(f"{SVG}polygon")  # one box: filled, with the border colour
-    assert (outline.get("fill"), outline.get("stroke")) == (graph.FILL[LEAF], graph.BORDER)
+    colours = (outline.get("fill"), outline.get("stroke"))
+    assert colours == (graph.BOX_STYLES[LEAF].fill, graph.BORDER)
     weight = leaf.fn.variable
     named = draw(y, names={"weight": weight}).source
     assert "<B>weight</B>" in named  # a name (or a gradient) needs the table's cells
@@ -440,7 +423,7 @@ def test_one_line_boxes_of_other_kinds_keep_their_own_colour():
     svg = ElementTree.fromstring(drawing.svg())
     (node,) = [g for g in svg.iter(f"{SVG}g") if g.get("class") == "node"]
     assert [t.text for t in node.iter(f"{SVG}text")] == ["[1.0, 1.0]"]
-    assert [p.get("fill") for p in node.iter(f"{SVG}polygon")] == [graph.FILL[OUTPUT]]
+    assert [p.get("fill") for p in node.iter(f"{SVG}polygon")] == [graph.BOX_STYLES[OUTPUT].fill]
 
 
 def test_a_deep_chain_is_drawn_as_a_straight_column_with_the_weights_beside_it():
@@ -456,8 +439,8 @@ def test_each_kind_of_box_has_its_own_colour():
     b, w, x, u, v, a = relu_example()
     source = draw(a, show_saved=True).source
     for kind in (LEAF, TENSOR, OP, SAVED, OUTPUT):
-        assert graph.FILL[kind] in source
-    assert len({graph.FILL[kind] for kind in (LEAF, TENSOR, OP, SAVED, OUTPUT)}) == 5
+        assert graph.BOX_STYLES[kind].fill in source
+    assert len({graph.BOX_STYLES[kind].fill for kind in (LEAF, TENSOR, OP, SAVED, OUTPUT)}) == 5
 
 
 def test_highlight_outlines_the_box_of_a_node():
@@ -472,7 +455,7 @@ def test_highlight_outlines_the_box_of_a_node():
 
 def box_sizes(source: str) -> dict[str, tuple[str, str]]:
     """Width and height of every box as Graphviz lays it out (its "plain" output)."""
-    plain = graph._render(source, "plain").decode()
+    plain = _graphviz.render(source, "plain").decode()
     return {f[1]: (f[4], f[5]) for f in map(str.split, plain.splitlines()) if f[0] == "node"}
 
 
@@ -659,18 +642,23 @@ def without_pygraphviz(monkeypatch):
     monkeypatch.setitem(sys.modules, "pygraphviz", None)  # `import pygraphviz` now fails
 
 
-def test_without_pygraphviz_the_graphviz_package_renders(without_pygraphviz, monkeypatch):
-    graphviz_package = pytest.importorskip("graphviz")
-    piped = []
-
-    def pipe(self, format):
-        piped.append((self.source, format))
-        return b"<svg>rendered by dot</svg>"
-
-    monkeypatch.setattr(graphviz_package.Source, "pipe", pipe)
+def test_without_pygraphviz_the_dot_program_renders(without_pygraphviz, monkeypatch, tmp_path):
+    # A stand-in for Graphviz's dot program: it records its arguments and input, answers an SVG.
+    fake = tmp_path / "dot"
+    fake.write_text(
+        f"#!{sys.executable}\n"
+        "import sys, pathlib\n"
+        "folder = pathlib.Path(sys.argv[0]).parent\n"
+        "(folder / 'args').write_text(' '.join(sys.argv[1:]))\n"
+        "(folder / 'input').write_bytes(sys.stdin.buffer.read())\n"
+        "sys.stdout.write('<svg>rendered by dot</svg>')\n"
+    )
+    fake.chmod(0o755)
+    monkeypatch.setenv("PATH", str(tmp_path))
     drawing = draw(chain(2))
     assert drawing.svg() == "<svg>rendered by dot</svg>"
-    assert piped == [(drawing.source, "svg")]
+    assert (tmp_path / "args").read_text() == "-Tsvg"
+    assert (tmp_path / "input").read_text() == drawing.source
 
 
 @pytest.mark.skipif(

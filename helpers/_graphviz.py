@@ -1,0 +1,227 @@
+"""Render DOT text with Graphviz: in this process when it is quick, in a child process when not.
+
+pygraphviz's wheels carry Graphviz itself, so no ``dot`` program is needed. In this process a
+picture costs no process start, which the notebooks' small pictures notice; but Graphviz's C code
+cannot be interrupted there (Jupyter's *Interrupt kernel* waits until it returns). A picture
+predicted to take longer than `IN_PROCESS_SECONDS` is therefore laid out by a child Python
+process (``python -m helpers._graphviz``) that the kernel waits for in a way an interrupt reaches:
+the child is killed and the kernel keeps every variable. The child also stops itself after
+`CHILD_SECONDS`, whatever happens to its parent.
+
+Without pygraphviz, Graphviz's ``dot`` program does the work, if it is installed.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+# Above this predicted time, render in a child process that Interrupt kernel can stop.
+IN_PROCESS_SECONDS = 0.5
+# The child gives up after this long, so that no layout can run on unseen.
+CHILD_SECONDS = 120
+TOO_LONG = f"Graphviz did not finish this layout within {CHILD_SECONDS} s, and was stopped."
+
+
+class GraphvizNotFound(RuntimeError):
+    """Neither pygraphviz nor the Graphviz ``dot`` program is available to render a drawing."""
+
+
+class RenderError(RuntimeError):
+    """Graphviz could not turn this DOT into a picture; the DOT is kept in ``Drawing.source``."""
+
+
+def render(source: str, fmt: str, estimated_seconds: float = 0.0) -> bytes:
+    """Render DOT ``source`` to ``fmt`` (svg, png) bytes."""
+    if _pygraphviz() is None:
+        return _render_with_dot_program(source, fmt)
+    if estimated_seconds > IN_PROCESS_SECONDS:
+        return _render_in_child(source, fmt)
+    return _RENDERER.render(source, fmt)
+
+
+class _InProcessRenderer:
+    """pygraphviz's Graphviz library, called directly: one context for every picture.
+
+    This is what ``pygraphviz.AGraph(string=source).draw(format=fmt, prog="dot")`` does, through
+    the same calls, without the wrapper's extra work: a context made (and plugins loaded) for
+    every picture, and a warning written to stderr for graphs of over 1,000 nodes.
+    """
+
+    def __init__(self) -> None:
+        self._context: Any = None
+        self._fonts_prepared = False
+
+    def render(self, source: str, fmt: str) -> bytes:
+        from pygraphviz import graphviz as gv  # pygraphviz's binding of Graphviz's C functions
+
+        self._prepare_fonts()
+        if self._context is None:
+            # Wheels carry their plugins built in; other builds find them through Graphviz's
+            # configuration file.
+            self._context = getattr(gv, "gvContextWithBuiltins", gv.gvContext)()
+        with tempfile.TemporaryFile() as file:  # Graphviz's reader wants a file
+            file.write(source.encode("utf-8"))
+            file.seek(0)
+            try:
+                handle = gv.agread(file, None)
+            except ValueError as error:
+                raise RenderError(f"Graphviz cannot read this DOT ({error}).") from None
+        result: Any = None
+        try:
+            if gv.gvLayout(self._context, handle, b"dot") == 0:
+                try:
+                    result = gv.gvRenderData(self._context, handle, fmt.encode("ascii"))
+                finally:
+                    gv.gvFreeLayout(self._context, handle)
+        finally:
+            gv.agclose(handle)
+        # Success is [0, data]; a failed render returns a bare error code instead.
+        if isinstance(result, (list, tuple)) and len(result) == 2 and result[0] == 0:
+            return result[1]
+        # A failure can leave a half-made job in the context: the next picture gets a fresh one.
+        # The old one is dropped, not freed, as freeing it in that state is not known to be safe.
+        self._context = None
+        raise RenderError(f"Graphviz (in pygraphviz) could not draw this graph as {fmt}.")
+
+    def _prepare_fonts(self) -> None:
+        """Load the system's font configuration into pygraphviz's bundled fontconfig, once.
+
+        pygraphviz's Linux wheels bundle fontconfig 2.13. When that library initialises itself
+        it loads the system's fonts.conf and then also parses every template in
+        /usr/share/fontconfig/conf.avail, only to list their descriptions (for fc-conflist). On
+        systems with a newer fontconfig (Debian 12, Ubuntu 24.04) one template uses an element
+        2.13 does not know, and it prints an "unknown element" warning on the process's stderr,
+        which ipykernel copies into the notebook's outputs. Doing its initialisation ourselves
+        with its own calls (parse fonts.conf, build the font list, make that configuration
+        current) loads exactly the system's fonts and settings without that scan; Graphviz then
+        finds fontconfig ready. Errors in the system's own configuration are still printed.
+        Where no bundled fontconfig is found (macOS, Windows, a pygraphviz built against system
+        libraries), nothing is done.
+        """
+        if self._fonts_prepared:
+            return
+        self._fonts_prepared = True
+        libraries = Path(_pygraphviz().__file__).parent.parent / "pygraphviz.libs"
+        found = sorted(libraries.glob("libfontconfig*.so*"))
+        if not found:
+            return
+        try:
+            fontconfig = ctypes.CDLL(str(found[0]))  # the copy Graphviz already loaded
+        except OSError:
+            return
+        fontconfig.FcConfigCreate.restype = ctypes.c_void_p
+        fontconfig.FcConfigParseAndLoad.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_int]
+        fontconfig.FcConfigBuildFonts.argtypes = [ctypes.c_void_p]
+        fontconfig.FcConfigSetCurrent.argtypes = [ctypes.c_void_p]
+        fontconfig.FcConfigDestroy.argtypes = [ctypes.c_void_p]
+        config = fontconfig.FcConfigCreate()
+        # None: the default fonts.conf (or $FONTCONFIG_FILE), as the library's start-up reads it.
+        loaded = fontconfig.FcConfigParseAndLoad(config, None, 1)
+        if (
+            loaded
+            and fontconfig.FcConfigBuildFonts(config)
+            and fontconfig.FcConfigSetCurrent(config)
+        ):
+            return
+        fontconfig.FcConfigDestroy(config)  # leave initialisation to the library itself
+
+
+_RENDERER = _InProcessRenderer()
+
+
+def _render_in_child(source: str, fmt: str) -> bytes:
+    """Render in a child process; Interrupt kernel (SIGINT) kills it and stops the wait."""
+    command = [sys.executable, "-m", __name__, fmt]
+    # The child must import this package as the parent does, wherever the kernel was started.
+    package_root = str(Path(__file__).resolve().parent.parent)
+    search_path = [package_root, os.environ.get("PYTHONPATH", "")]
+    environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, search_path))}
+    child = subprocess.Popen(
+        command,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=environment,
+    )
+    try:
+        # communicate() waits in poll(): a KeyboardInterrupt is raised here at once.
+        output, errors = child.communicate(source.encode("utf-8"), timeout=CHILD_SECONDS + 5)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+        raise RenderError(
+            f"Graphviz did not finish this layout within {CHILD_SECONDS} s."
+        ) from None
+    except BaseException:  # KeyboardInterrupt from Interrupt kernel, among others
+        child.kill()
+        child.wait()
+        raise
+    if hasattr(signal, "SIGALRM") and child.returncode == -signal.SIGALRM:
+        raise RenderError(TOO_LONG) from None
+    if child.returncode != 0:
+        message = errors.decode("utf-8", "replace").strip().splitlines()
+        detail = f" It said: {message[-1]}" if message else ""
+        raise RenderError(f"Graphviz could not draw this graph as {fmt}.{detail}")
+    return output
+
+
+def _render_with_dot_program(source: str, fmt: str) -> bytes:
+    """Render with Graphviz's ``dot`` program: a child process, bounded and interruptible."""
+    program = shutil.which("dot")
+    if program is None:
+        raise GraphvizNotFound(
+            "Drawing needs Graphviz, and none was found: pygraphviz cannot be imported and the "
+            "Graphviz `dot` program is not on PATH. Fix either one: `pip install pygraphviz` "
+            "(its wheels include Graphviz), or install Graphviz (apt-get install graphviz, brew "
+            "install graphviz or conda install graphviz). The DOT text is in .source meanwhile."
+        )
+    try:
+        # run() kills the child if the wait is interrupted (KeyboardInterrupt) or times out.
+        done = subprocess.run(
+            [program, f"-T{fmt}"],
+            input=source.encode("utf-8"),
+            capture_output=True,
+            timeout=CHILD_SECONDS,
+        )
+    except subprocess.TimeoutExpired:
+        raise RenderError(TOO_LONG) from None
+    if done.returncode != 0:
+        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        detail = f" It said: {message[-1]}" if message else ""
+        raise RenderError(f"Graphviz's dot program could not draw this graph as {fmt}.{detail}")
+    return done.stdout
+
+
+def _pygraphviz() -> Any:
+    try:
+        import pygraphviz
+    except ImportError:
+        return None
+    return pygraphviz
+
+
+def _child_main(fmt: str) -> int:
+    """The child process: DOT on stdin, the picture on stdout, and a deadline of its own."""
+    if hasattr(signal, "alarm"):
+        # SIGALRM's default action ends the process even inside Graphviz's C code.
+        signal.alarm(CHILD_SECONDS)
+    source = sys.stdin.buffer.read().decode("utf-8")
+    try:
+        picture = _RENDERER.render(source, fmt)
+    except RenderError as error:
+        print(error, file=sys.stderr)
+        return 1
+    sys.stdout.buffer.write(picture)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(_child_main(sys.argv[1]))

@@ -1,0 +1,279 @@
+"""helpers._graph_layout: reference boxes, the spine, and the layout's cost known in advance.
+
+The graphs are the shapes a learner builds next (issue: "any graph a learner builds is drawn in
+about a second"): one weight reused at every step, a loss total kept across training steps, an
+LSTM cell unrolled, a deep chain with fresh weights. Times are not measured here (that is
+benchmarks/bench_graph.py's job); what is tested is what the picture says and what the layout
+is predicted to cost, which decides whether Graphviz runs at all.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+import torch
+
+from helpers import graph
+from helpers._graph_layout import DETOUR_BUDGET, add_references, plan
+from helpers._graph_model import LEAF, OP, build_graph, describe
+from helpers.graph import (
+    DEFAULT_MAX_NODES,
+    DEFAULT_SECONDS,
+    MAX_SECONDS,
+    GraphTooLarge,
+    build,
+    draw,
+)
+from tools.make_images import relu_example
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def shared_weight_chain(steps: int) -> tuple[torch.Tensor, torch.Tensor]:
+    """An unrolled RNN without inputs: the same W at every step."""
+    torch.manual_seed(0)
+    W = (torch.randn(4, 4) * 0.5).requires_grad_()
+    h = torch.randn(1, 4)
+    for _ in range(steps):
+        h = torch.tanh(h @ W)
+    return h.sum(), W
+
+
+def loss_total(steps: int) -> tuple[torch.Tensor, torch.nn.Module]:
+    """The "why does my memory grow" bug: a running total of losses that keeps every graph."""
+    torch.manual_seed(0)
+    model = torch.nn.Linear(3, 1)
+    total = 0
+    for _ in range(steps):
+        loss = ((model(torch.randn(8, 3)) - torch.randn(8, 1)) ** 2).mean()
+        total = total + loss
+    return total, model
+
+
+def lstm_unrolled(steps: int) -> tuple[torch.Tensor, torch.nn.Module]:
+    torch.manual_seed(0)
+    cell = torch.nn.LSTMCell(3, 4)
+    h = c = torch.zeros(1, 4)
+    for x in torch.randn(steps, 1, 3):
+        h, c = cell(x, (h, c))
+    return h.sum(), cell
+
+
+def fresh_chain(layers: int) -> torch.Tensor:
+    h = torch.ones(1, 2)
+    for _ in range(layers):
+        h = torch.tanh(h @ torch.full((2, 2), 0.1, requires_grad=True) + 1)
+    return h
+
+
+def residual_net(blocks: int) -> torch.Tensor:
+    torch.manual_seed(0)
+    h = torch.randn(2, 4)
+    for _ in range(blocks):
+        h = h + torch.relu(torch.nn.Linear(4, 4)(h))
+    return h.sum()
+
+
+def references(model: graph.Graph) -> list[graph.GraphNode]:
+    return [node for node in model.nodes if node.same_as]
+
+
+# --- reference boxes ---------------------------------------------------------------------------
+
+
+def test_a_weight_used_at_every_step_is_drawn_once_in_full_and_referenced_beside_each_use():
+    y, W = shared_weight_chain(30)
+    model = build(y, max_nodes=None)
+    (full,) = [node for node in model.nodes if node.title == "W" and not node.same_as]
+    assert full.kind == LEAF and full.value == "(4, 4) float32"
+    repeats = references(model)
+    assert repeats and all(r.same_as == full.id and r.title == "W" for r in repeats)
+    assert all(r.kind == LEAF and r.fn is full.fn for r in repeats)  # same colour, same tensor
+
+
+def test_every_use_of_the_shared_weight_still_has_its_arrow():
+    y, W = shared_weight_chain(30)
+    model = build(y, max_nodes=None)
+    w_boxes = {node.id for node in model.nodes if node.title == "W"}
+    matmuls = [node.id for node in model.nodes if node.title == "MmBackward0"]
+    assert len(matmuls) == 30
+    for matmul in matmuls:
+        from_w = [e for e in model.edges if e.target == matmul and e.source in w_boxes]
+        assert len(from_w) == 1, "each step's product must show where W comes in"
+
+
+def test_the_one_gradient_shown_is_the_sum_over_every_use():
+    y, W = shared_weight_chain(30)
+    y.backward()
+    model = build(y, max_nodes=None)
+    full = next(node for node in model.nodes if node.title == "W" and not node.same_as)
+    assert full.grad == describe(W.grad)
+    assert all(r.grad is None and r.value == "" for r in references(model))  # shown once only
+
+
+def test_the_caption_says_what_the_dashed_boxes_are_and_how_many_uses_they_stand_for():
+    y, model = loss_total(40)
+    caption = " ".join(build(y, max_nodes=None).notes)
+    assert "Dashed boxes repeat" in caption
+    assert "model.weight (40 uses)" in caption and "model.bias (40 uses)" in caption
+    assert "sum over all its uses" in caption
+
+
+def test_unnamed_shared_tensors_and_ops_get_a_mark_that_tells_which_box_they_repeat():
+    torch.manual_seed(0)
+    shared = (torch.randn(4, 4) * 0.5).requires_grad_()  # noqa: F841 - named in the picture?
+    h = torch.randn(1, 4)
+    weights = [shared]
+    for _ in range(20):
+        h = torch.tanh(h @ weights[0])
+    del shared  # no variable names it now
+    model = build(h, max_nodes=None)
+    full = [n for n in model.nodes if n.kind == LEAF and not n.same_as]
+    assert [n.title for n in full] == ["#1"]
+    assert {r.title for r in references(model)} == {"#1"}
+
+
+def test_a_residual_connection_stays_an_arrow():
+    model = build(residual_net(6), max_nodes=None)
+    assert references(model) == []
+
+
+def test_the_lessons_seed_example_has_no_reference_boxes():
+    b, w, x, u, v, a = relu_example()
+    assert references(build(a)) == []
+
+
+def test_references_are_only_made_when_arrows_would_cross_many_rows():
+    y, W = shared_weight_chain(2)  # two uses, one row apart: plain arrows read better
+    assert references(build(y)) == []
+    y, W = shared_weight_chain(30)
+    unreferenced = build_graph([y], [("W", W)])
+    assert add_references(unreferenced)[1] == {
+        next(n.id for n in unreferenced.nodes if n.title == "W"): 30
+    }
+    assert DETOUR_BUDGET < 30
+
+
+def test_highlighting_a_shared_leaf_outlines_it_and_its_references():
+    y, W = shared_weight_chain(20)
+    model = build(y, max_nodes=None)
+    accumulate_w = next(n.fn for n in model.nodes if n.title == "W")
+    source = graph.to_dot(model, highlight=accumulate_w)
+    w_ids = {n.id for n in model.nodes if n.title == "W"}
+    highlighted = {
+        line.split()[0] for line in source.splitlines() if graph.HIGHLIGHT_COLOUR in line
+    }
+    assert highlighted == w_ids
+
+
+def test_edge_labels_reach_the_arrows_that_come_from_reference_boxes():
+    y, W = shared_weight_chain(20)
+    accumulate_w = torch.autograd.graph.get_gradient_edge(W).node
+    last_matmul = y.grad_fn.next_functions[0][0].next_functions[0][0]
+    assert type(last_matmul).__name__ == "MmBackward0"
+    source = draw(y, max_nodes=None, edge_labels={(last_matmul, accumulate_w): "here"}).source
+    assert source.count("here>") == 1
+
+
+# --- the spine ---------------------------------------------------------------------------------
+
+
+def test_a_loss_total_is_drawn_as_a_column_with_each_steps_loss_beside_it():
+    y, model = loss_total(12)
+    svg = ElementTree.fromstring(draw(y, max_nodes=None).svg())
+    centres, all_ops = set(), set()
+    for group in svg.iter(f"{SVG}g"):
+        ellipse = group.find(f"{SVG}ellipse")
+        if group.get("class") != "node" or ellipse is None:
+            continue
+        all_ops.add(round(float(ellipse.get("cx"))))
+        if [t.text for t in group.iter(f"{SVG}text")] == ["AddBackward0"]:
+            centres.add(round(float(ellipse.get("cx"))))
+    assert len(centres) == 1  # the running total goes straight down
+    assert max(all_ops) - min(all_ops) < 700  # losses beside it, not 12 columns of a staircase
+
+
+def test_the_spine_arrow_is_stretched_to_the_height_of_the_branch_beside_it():
+    y, model = loss_total(12)
+    picture = build(y, max_nodes=None)
+    layout = plan(picture)
+    adds = {n.id for n in picture.nodes if n.title == "AddBackward0"}
+    stretched = {pair: rows for pair, rows in layout.stretch.items() if pair[1] in adds}
+    # A step's loss: weight reference -> TBackward0 -> AddmmBackward0 -> SubBackward0 ->
+    # PowBackward0 -> MeanBackward0: six rows beside the running total (the first two steps
+    # use the weight's full box, which is not theirs alone).
+    assert list(stretched.values()).count(6) == 10
+    assert all(pair in layout.spine for pair in stretched)
+
+
+# --- the cost, known before Graphviz runs ------------------------------------------------------
+
+
+DEFAULT_CASES = {
+    "shared weight, 100 steps": lambda: shared_weight_chain(100)[0],
+    "shared weight, 1,000 steps": lambda: shared_weight_chain(1000)[0],
+    "shared weight, 3,000 steps": lambda: shared_weight_chain(3000)[0],
+    "loss total, 200 steps": lambda: loss_total(200)[0],
+    "loss total, 1,000 steps": lambda: loss_total(1000)[0],
+    "LSTM cell, 200 steps": lambda: lstm_unrolled(200)[0],
+    "fresh weights, 3,000 layers": lambda: fresh_chain(3000),
+}
+
+
+@pytest.mark.parametrize("case", list(DEFAULT_CASES))
+def test_with_default_options_every_picture_is_predicted_quick(case):
+    model = build(DEFAULT_CASES[case]())
+    assert plan(model).estimated_seconds <= DEFAULT_SECONDS
+    assert sum(node.fn is not None and node.kind == OP for node in model.nodes) <= DEFAULT_MAX_NODES
+
+
+def test_an_unlimited_request_too_big_to_lay_out_is_refused_before_graphviz_runs(monkeypatch):
+    y, cell = lstm_unrolled(1000)
+    monkeypatch.setattr(graph._graphviz, "render", pytest.fail)  # Graphviz must not start
+    with pytest.raises(GraphTooLarge) as refused:
+        draw(y, max_nodes=None)
+    message = str(refused.value)
+    assert re.search(r"about [\d,]+ s", message) and f"limit is {MAX_SECONDS:.0f} s" in message
+    assert "15,005 autograd nodes" in message and "boxes over" in message
+    assert "digraph autograd" in refused.value.source  # nothing lost: the DOT is there
+    suggested = int(re.search(r"max_nodes=([\d,]+)", message).group(1).replace(",", ""))
+    assert plan(build(y, max_nodes=suggested)).estimated_seconds <= MAX_SECONDS
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: lstm_unrolled(1000)[0], lambda: fresh_chain(5000), lambda: loss_total(3000)[0]]
+)
+def test_the_caption_of_a_cut_picture_never_suggests_a_picture_that_would_be_refused(make):
+    y = make()
+    model = build(y)
+    cut = next(note for note in model.notes if note.startswith("Showing"))
+    found = re.search(r"max_nodes=([\d,]+|None)", cut).group(1)
+    suggested = None if found == "None" else int(found.replace(",", ""))
+    assert plan(build(y, max_nodes=suggested)).estimated_seconds <= MAX_SECONDS
+
+
+def test_the_caption_offers_everything_when_everything_is_quick():
+    model = build(fresh_chain(60))
+    assert "Pass max_nodes=None to draw them all." in model.notes[-1]
+
+
+def test_a_default_picture_that_would_be_slow_is_cut_further(monkeypatch):
+    monkeypatch.setattr(graph, "DEFAULT_SECONDS", 0.02)
+    model = build(fresh_chain(100))
+    kept = sum(node.fn is not None for node in model.nodes)
+    assert kept < DEFAULT_MAX_NODES
+    assert plan(model).estimated_seconds <= 0.02
+
+
+def test_the_estimate_grows_with_the_picture():
+    sizes = [plan(build(fresh_chain(n), max_nodes=None)).estimated_seconds for n in (10, 100, 1000)]
+    assert sizes == sorted(sizes) and sizes[0] < sizes[2] / 10
+
+
+def test_a_large_picture_bounds_graphvizs_network_simplex_and_a_small_one_does_not():
+    small = draw(fresh_chain(10)).source
+    large = draw(fresh_chain(400), max_nodes=None).source
+    assert "nslimit" not in small
+    assert "nslimit=0.05, nslimit1=0.05" in large

@@ -1,0 +1,177 @@
+"""helpers._graphviz: rendering in this process, in a child process, and stopping it.
+
+The promise tested last: a render that runs long is stopped by Jupyter's *Interrupt kernel*
+within about two seconds, and the kernel keeps its variables. It is tested in a real kernel.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+import xml.etree.ElementTree as ElementTree
+
+import pytest
+import torch
+
+from helpers import _graphviz
+from helpers._graph_model import build_graph
+from helpers._graphviz import IN_PROCESS_SECONDS, RenderError, render
+from helpers.graph import draw, to_dot
+
+
+def chain(layers: int) -> torch.Tensor:
+    h = torch.ones(1, 2)
+    for _ in range(layers):
+        h = torch.tanh(h @ torch.full((2, 2), 0.1, requires_grad=True) + 1)
+    return h
+
+
+def slow_source() -> str:
+    """DOT that takes Graphviz about a minute: a weight used at 100 steps, drawn without
+    reference boxes (the arrows from the one box to every step are what is slow)."""
+    torch.manual_seed(0)
+    W = torch.randn(4, 4).requires_grad_()
+    h = torch.randn(1, 4)
+    for _ in range(100):
+        h = torch.tanh(h @ W)
+    return to_dot(build_graph([h], [("W", W)]))
+
+
+# --- in this process ---------------------------------------------------------------------------
+
+
+def test_pictures_rendered_in_one_process_match_a_fresh_renderer(monkeypatch):
+    source = draw(chain(3)).source
+    first = render(source, "svg")
+    assert render(source, "svg") == first  # the Graphviz context is reused, not worn
+    monkeypatch.setattr(_graphviz, "_RENDERER", _graphviz._InProcessRenderer())
+    assert render(source, "svg") == first
+
+
+def test_a_failed_render_says_where_the_dot_is_and_the_next_picture_still_renders(capfd):
+    drawing = draw(chain(2))
+    picture = render(drawing.source, "svg")
+    with pytest.raises(RenderError, match=r"as nosuchformat.*\.source"):
+        drawing._render("nosuchformat")  # as a Graphviz built without a renderer answers
+    with pytest.raises(RenderError, match="cannot read this DOT"):
+        render("digraph { a -> }", "svg")
+    assert render(drawing.source, "svg") == picture
+    assert "nosuchformat" in capfd.readouterr().err  # Graphviz's own word on what went wrong
+
+
+def test_a_quick_picture_starts_no_process(monkeypatch):
+    def no_process(*args, **kwargs):
+        raise AssertionError("a quick picture must be rendered in this process")
+
+    monkeypatch.setattr(subprocess, "Popen", no_process)
+    assert "<svg" in draw(chain(3)).svg()
+
+
+# --- in a child process ------------------------------------------------------------------------
+
+
+def test_a_slow_picture_is_rendered_in_a_child_process_with_the_same_result(monkeypatch):
+    source = draw(chain(5)).source
+    in_process = render(source, "svg")
+    started = []
+    real_popen = subprocess.Popen
+
+    def counting_popen(*args, **kwargs):
+        started.append(args[0])
+        return real_popen(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", counting_popen)
+    assert render(source, "svg", estimated_seconds=IN_PROCESS_SECONDS + 1) == in_process
+    assert render(source, "png", estimated_seconds=IN_PROCESS_SECONDS + 1).startswith(b"\x89PNG")
+    assert len(started) == 2 and started[0][1:3] == ["-m", "helpers._graphviz"]
+
+
+def test_a_drawing_predicted_slow_renders_in_a_child_process():
+    drawing = draw(chain(600), max_nodes=None)
+    assert drawing.estimated_seconds > IN_PROCESS_SECONDS
+    svg = ElementTree.fromstring(drawing.svg())
+    assert sum(t.text == "TanhBackward0" for t in svg.iter("{http://www.w3.org/2000/svg}text"))
+
+
+def test_a_child_that_fails_says_so():
+    with pytest.raises(RenderError, match="nosuchformat"):
+        render(draw(chain(2)).source, "nosuchformat", estimated_seconds=IN_PROCESS_SECONDS + 1)
+
+
+def test_a_child_that_runs_too_long_is_stopped(monkeypatch):
+    monkeypatch.setattr(_graphviz, "CHILD_SECONDS", -4)  # the parent waits CHILD_SECONDS + 5
+    started = time.monotonic()
+    with pytest.raises(RenderError, match="did not finish"):
+        render(slow_source(), "svg", estimated_seconds=60)
+    assert time.monotonic() - started < 10
+
+
+# --- Interrupt kernel, in a real kernel --------------------------------------------------------
+
+KERNEL_SETUP = f"""
+import sys
+sys.path.insert(0, {str(__import__("pathlib").Path(__file__).parent)!r})
+from test_graphviz import slow_source
+from helpers.graph import Drawing
+kept_before = 42
+drawing = Drawing(slow_source(), estimated_seconds=60)
+"""
+
+CHILDREN = """
+import os
+children = [
+    line.split()[0]
+    for line in os.popen("ps -o pid=,args= --ppid " + str(os.getpid())).read().splitlines()
+    if "helpers._graphviz" in line
+]
+print(children)
+"""
+
+
+def run_in(client, code: str, timeout: float = 60) -> dict:
+    """Execute ``code``; return the reply and what it printed."""
+    message_id = client.execute(code)
+    printed = []
+    while True:
+        message = client.get_iopub_msg(timeout=timeout)
+        if message["parent_header"].get("msg_id") != message_id:
+            continue
+        if message["msg_type"] == "stream":
+            printed.append(message["content"]["text"])
+        if message["msg_type"] == "status" and message["content"]["execution_state"] == "idle":
+            break
+    reply = client.get_shell_msg(timeout=timeout)
+    return {
+        "status": reply["content"]["status"],
+        "ename": reply["content"].get("ename"),
+        "printed": "".join(printed),
+    }
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="ps is not there")
+def test_interrupt_kernel_stops_a_long_render_and_the_kernel_keeps_its_variables():
+    jupyter_client = pytest.importorskip("jupyter_client")
+    manager = jupyter_client.KernelManager(kernel_name="python3")
+    manager.start_kernel()
+    client = manager.client()
+    client.start_channels()
+    try:
+        client.wait_for_ready(timeout=60)
+        assert run_in(client, KERNEL_SETUP)["status"] == "ok"
+        message_id = client.execute("drawing.svg()")
+        time.sleep(2)  # the layout is well under way in the child process
+        interrupted = time.monotonic()
+        manager.interrupt_kernel()
+        reply = client.get_shell_msg(timeout=30)
+        stopped_after = time.monotonic() - interrupted
+        assert reply["parent_header"]["msg_id"] == message_id
+        assert reply["content"]["status"] == "error"
+        assert reply["content"]["ename"] == "KeyboardInterrupt"
+        assert stopped_after < 2
+        after = run_in(client, "print(kept_before)")
+        assert after["status"] == "ok" and after["printed"].strip() == "42"
+        assert run_in(client, CHILDREN)["printed"].strip() == "[]"  # the child is gone
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)

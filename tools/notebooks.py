@@ -1,8 +1,9 @@
 """Execute the notebooks: store their outputs in place (`outputs`) or write HTML pages (`html`).
 
 Outputs enter the repository only through `make outputs`, which runs this script: every notebook
-is executed top to bottom in a fresh kernel, then volatile metadata is stripped so that a re-run
-with no code change leaves no diff.
+is executed top to bottom in a fresh kernel, then volatile metadata is stripped, so that a re-run
+with no code change changes only what differs on every run (memory addresses, ipykernel's
+temporary file names, widget ids).
 """
 
 from __future__ import annotations

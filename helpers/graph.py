@@ -738,12 +738,12 @@ def _oriented(key: Any) -> tuple[Any, Any]:
 def _html(text: str) -> str:
     """Text for an HTML-like DOT label, shown exactly as typed whatever characters it holds.
 
-    A backslash is written as a character reference: Graphviz reads backslash sequences in
-    labels (``\\N`` is the box's id, ``\\G`` the graph's name), even in HTML-like ones.
+    A backslash is doubled: Graphviz reads backslash sequences in labels (``\\N`` is the box's
+    id, ``\\G`` the graph's name), even in HTML-like ones, and reads ``\\\\`` as one backslash.
     """
     if not text.isprintable():
         text = "".join(c if c.isprintable() or c == "\n" else "\ufffd" for c in text)
-    escaped = html.escape(text, quote=True).replace("\\", "&#92;")
+    escaped = html.escape(text, quote=True).replace("\\", "\\\\")
     return escaped.replace("\n", "<BR/>")
 
 

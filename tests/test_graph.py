@@ -698,3 +698,95 @@ def test_notebook_outputs_stay_clean_when_a_cell_draws():
     outputs = [output for cell in notebook.cells for output in cell.outputs]
     assert [output.output_type for output in outputs] == ["execute_result"]
     assert "image/svg+xml" in outputs[0].data
+
+
+# --- what sits in a notebook's namespace and in saved tensors ----------------------------------
+
+
+class ForgotSuperInit(torch.nn.Module):
+    def __init__(self):  # no super().__init__(): the module has no _parameters
+        self.size = 3
+
+
+class ClassRaises:
+    @property
+    def __class__(self):
+        raise RuntimeError("this object cannot say what it is")
+
+
+def test_broken_objects_among_the_variables_do_not_break_drawing_or_tracing():
+    from helpers.backward import trace
+    from helpers.backward_view import step_through
+
+    broken_module = ForgotSuperInit.__new__(ForgotSuperInit)  # noqa: F841 - in the namespace
+    odd = ClassRaises()  # noqa: F841 - in the namespace
+    b, w, x, u, v, a = relu_example()
+    assert titles(build(a), LEAF) == {"b", "w"}
+    steps = trace(a)
+    assert "AccumulateGrad of w" in repr(steps)
+    assert len(step_through(steps)) == len(steps)
+
+
+class SaveWithBias(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x, bias, bias_first):
+        ctx.save_for_backward(*((bias, x) if bias_first else (x, bias)))
+        return x * 2
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad * 2, None, None
+
+
+@pytest.mark.parametrize("bias_first", [False, True])
+def test_a_saved_tuple_with_none_shows_each_tensor_the_same_way_wherever_it_sits(bias_first):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = SaveWithBias.apply(x, None, bias_first)
+    model = build(y, show_saved=True)
+    x_slot = 1 if bias_first else 0
+    assert box(model, f"saved_tensors[{x_slot}] = x").value == "[1.0, 2.0]"
+    op = box(model, "SaveWithBiasBackward")
+    assert op.notes == [f"saved_tensors[{1 - x_slot}]=None"]
+    assert "\n" not in "".join(op.notes)
+    assert "<svg" in draw(y, show_saved=True).svg()
+
+
+def test_indexing_with_tensors_and_slices_shows_its_saved_indices():
+    a = torch.arange(24.0).reshape(2, 3, 4).requires_grad_()
+    i, j = torch.tensor([1]), torch.tensor([2])
+    y = a[i, :, j]
+    model = build(y, show_saved=True)
+    assert {"indices[0] = i", "indices[2] = j"} <= titles(model, SAVED)
+    assert "indices[1]=None" in box(model, "IndexBackward0").notes
+
+
+@pytest.mark.parametrize("name", ["\\Gamma", "C:\\Temp\\Node", "\\N", "\\G\\L\\n"])
+def test_a_name_with_backslashes_is_shown_exactly_as_typed(name):
+    w = torch.tensor(2.0, requires_grad=True)
+    svg = draw(w * 3, names={name: w}).svg()
+    assert name in svg_texts(svg)
+
+
+def test_a_leaf_made_under_inference_mode_is_drawn_with_a_reason():
+    with torch.inference_mode():
+        frozen = torch.ones(2, requires_grad=True)
+    model = build(frozen)
+    assert [(node.kind, node.title) for node in model.nodes] == [(OUTPUT, "frozen")]
+    assert "inference_mode" in model.notes[0]
+    assert "<svg" in draw(frozen).svg()
+
+
+def test_a_sparse_leaf_is_drawn_with_its_layout():
+    sparse = torch.sparse_coo_tensor([[0, 2]], [1.0, 2.0], (3,)).requires_grad_()
+    model = build(sparse)
+    (leaf,) = model.nodes
+    assert leaf.title == "sparse" and leaf.value == "(3,) float32 sparse_coo"
+    assert type(leaf.fn).__name__ == "AccumulateGrad"
+    assert "<svg" in draw(sparse * 2).svg()
+
+
+def test_names_may_give_a_module_for_its_parameters():
+    torch.manual_seed(0)
+    layer = torch.nn.Linear(2, 1)
+    loss = layer(torch.ones(1, 2)).sum()
+    assert titles(build(loss, names={"first": layer}), LEAF) == {"first.weight", "first.bias"}

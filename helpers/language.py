@@ -9,9 +9,10 @@ choice. Each helper keeps its texts in one table per language and picks one with
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 
-__all__ = ["LANGUAGES", "choose", "get_language", "set_language"]
+__all__ = ["LANGUAGES", "choose", "get_language", "set_language", "speaking"]
 
 LANGUAGES = {"en": "English", "zh": "中文 (Chinese)"}
 _current = "en"
@@ -20,9 +21,7 @@ _current = "en"
 def set_language(language: str) -> None:
     """Make the helpers speak ``language``: "en" (English, the default) or "zh" (Chinese)."""
     global _current
-    if language not in LANGUAGES:
-        known = ", ".join(f'"{code}" ({name})' for code, name in LANGUAGES.items())
-        raise ValueError(f"set_language() knows {known}, not {language!r}.")
+    _check(language)
     _current = language
 
 
@@ -34,3 +33,24 @@ def get_language() -> str:
 def choose(texts: Mapping[str, str]) -> str:
     """The text for the current language out of ``{"en": ..., "zh": ...}`` (English if missing)."""
     return texts.get(_current) or texts["en"]
+
+
+@contextmanager
+def speaking(language: str) -> Iterator[None]:
+    """Speak ``language`` inside a ``with`` block only, then the language chosen before.
+
+    Tests use it to run the same code in both languages without leaving the choice behind.
+    """
+    _check(language)
+    before = _current
+    set_language(language)
+    try:
+        yield
+    finally:
+        set_language(before)
+
+
+def _check(language: object) -> None:
+    if not isinstance(language, str) or language not in LANGUAGES:
+        known = ", ".join(f'"{code}" ({name})' for code, name in LANGUAGES.items())
+        raise ValueError(f"set_language() knows {known}, not {language!r}.")

@@ -1,7 +1,8 @@
 """The check-yourself machinery, the reading rules, and every registered exercise.
 
 An answer always gets a verdict; a wrong try gets a hint and never the solution; the worked
-answer comes only when asked for; the same answer is read the same way in every lesson.
+answer comes only when asked for; the same answer is read the same way in every lesson and in
+both languages, and a Chinese learner reads Chinese.
 """
 
 import itertools
@@ -30,18 +31,29 @@ from helpers.exercises import (
     exercises,
     means_none,
 )
+from helpers.language import LANGUAGES, speaking
 
 ALL = exercises()
-NOTEBOOKS = sorted((Path(__file__).parent.parent / "notebooks" / "en").glob("*.ipynb"))
+NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
+# Each edition's notebooks and the title of their check-yourself section.
+CHECK_YOURSELF = {"en": "## Check yourself", "zh": "## 自测"}
+
+
+def texts(en, zh="（中文）"):
+    """An exercise's text in both languages, as exercise() wants it."""
+    return {"en": en, "zh": zh}
 
 
 @pytest.fixture
 def demo_exercise():
     @exercise(
         "99.1",
-        "What is 2 + 2?",
-        hint="Count two fingers, then two more; write the sum as {digits}.",
-        why="2 + 2 = 4.",
+        texts("What is 2 + 2?", "2 + 2 等于几？"),
+        hint=texts(
+            "Count two fingers, then two more; write the sum as {digits}.",
+            "先数两根手指，再数两根；把和写成 {digits}。",
+        ),
+        why=texts("2 + 2 = 4.", "2 + 2 = 4，两个二加起来。"),
         right_answers=(4,),
         wrong_answers=(5,),
     )
@@ -115,7 +127,9 @@ def test_answer_of_the_wrong_kind_gets_a_note_on_the_kind_expected(demo_exercise
 
 
 def test_an_exercise_whose_test_raises_anything_marks_the_answer_wrong():
-    @exercise("99.3", "?", hint="h", why="w", right_answers=(1,), wrong_answers=(2,))
+    @exercise(
+        "99.3", texts("?"), hint=texts("h"), why=texts("w"), right_answers=(1,), wrong_answers=(2,)
+    )
     def explodes(answer):
         raise NotImplementedError("an odd answer made a tensor op refuse")
 
@@ -133,12 +147,36 @@ def test_unknown_exercise_id_names_the_known_ones(demo_exercise):
 
 def test_registering_an_id_twice_is_refused(demo_exercise):
     with pytest.raises(ValueError, match="twice"):
-        exercise("99.1", "again?", hint="h", why="no", right_answers=(1,), wrong_answers=(2,))(bool)
+        exercise(
+            "99.1",
+            texts("again?"),
+            hint=texts("h"),
+            why=texts("no"),
+            right_answers=(1,),
+            wrong_answers=(2,),
+        )(bool)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What is 2 + 2?", {"en": "What is 2 + 2?"}, {"en": "What?", "zh": " "}, {"en": "?", "zh": 4}],
+)
+def test_an_exercise_without_its_text_in_every_language_is_refused(question):
+    with pytest.raises(TypeError, match="99.4"):
+        exercise(
+            "99.4", question, hint=texts("h"), why=texts("w"), right_answers=(), wrong_answers=()
+        )(bool)
+    assert "99.4" not in registry
 
 
 def test_verdict_html_escapes_the_message():
     @exercise(
-        "99.2", "Is 1 < 2?", hint="h", why="<x> is not a tag.", right_answers=(), wrong_answers=()
+        "99.2",
+        texts("Is 1 < 2?"),
+        hint=texts("h"),
+        why=texts("<x> is not a tag."),
+        right_answers=(),
+        wrong_answers=(),
     )
     def is_true(answer):
         return answer is True
@@ -155,20 +193,81 @@ def test_verdict_html_shows_the_verdict_in_bold_and_the_hint_on_its_own_line(dem
     assert "<b>99.1: Not quite.</b><br>Hint: Count two fingers" in page
 
 
-def test_every_line_a_verdict_shows_comes_from_the_messages_table(demo_exercise, monkeypatch):
-    # A translation replaces the table: no sentence of the frame may be written in the code.
-    for key, template in MESSAGES.items():
-        monkeypatch.setitem(MESSAGES, key, "ZZ " + template)
-    messages = [
-        check(demo_exercise, ...).message,
-        check(demo_exercise, hint=True, show_answer=True).message,
-        check(demo_exercise, 4).message,
-        check(demo_exercise, 5).message,
-        check(demo_exercise, "five", show_answer=True).message,
-    ]
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_line_a_verdict_shows_comes_from_the_messages_table(
+    demo_exercise, monkeypatch, language
+):
+    # No sentence of the frame may be written in the code: each language's table holds them all.
+    table = MESSAGES[language]
+    for key, template in table.items():
+        monkeypatch.setitem(table, key, "ZZ " + template)
+    with speaking(language):
+        messages = [
+            check(demo_exercise, ...).message,
+            check(demo_exercise, hint=True, show_answer=True).message,
+            check(demo_exercise, 4).message,
+            check(demo_exercise, 5).message,
+            check(demo_exercise, "five", show_answer=True).message,
+        ]
     for message in messages:
         for line in message.split("\n"):
             assert line.startswith("ZZ "), line
+
+
+def _blanks(template):
+    return sorted(re.findall(r"(?<!\{)\{(\w+)\}", template))
+
+
+def test_every_language_has_every_message_with_the_same_blanks():
+    english = MESSAGES["en"]
+    assert set(MESSAGES) == set(LANGUAGES)
+    for language, table in MESSAGES.items():
+        assert set(table) == set(english), language
+        for key, template in table.items():
+            assert _blanks(template) == _blanks(english[key]), (language, key)
+            assert template.count("{{") == english[key].count("{{"), (language, key)
+
+
+# --- in Chinese ------------------------------------------------------------------------------
+
+
+def test_in_chinese_an_unanswered_check_says_so_and_how_to_ask_for_help(demo_exercise):
+    with speaking("zh"):
+        message = check(demo_exercise, ...).message
+    assert message.startswith("99.1：还没有作答。")
+    assert 'check("99.1", hint=True)' in message and 'check("99.1", show_answer=True)' in message
+    assert "\n" not in message
+
+
+def test_in_chinese_a_right_answer_is_confirmed_with_the_chinese_reason(demo_exercise):
+    with speaking("zh"):
+        verdict = check(demo_exercise, 4)
+    assert verdict.correct and verdict.message == "99.1：答对了。2 + 2 = 4，两个二加起来。"
+
+
+def test_in_chinese_a_wrong_answer_gets_the_chinese_hint_and_how_to_see_the_answer(demo_exercise):
+    with speaking("zh"):
+        verdict = check(demo_exercise, 5)
+    assert verdict.message.split("\n") == [
+        "99.1：还不对。",
+        "提示：先数两根手指，再数两根；把和写成 {digits}。",
+        '再想一想。想看解答，请运行 check("99.1", answer, show_answer=True)。',
+    ]
+
+
+def test_in_chinese_the_note_on_the_kind_of_answer_is_chinese(demo_exercise):
+    with speaking("zh"):
+        message = check(demo_exercise, {4}, show_answer=True).message
+    assert message.split("\n") == [
+        "99.1：还不对。这里的答案是一个数，例如 3 或 2.5（不是列表，也不是 True/False）。",
+        "解答：2 + 2 = 4，两个二加起来。",
+    ]
+
+
+def test_the_language_chosen_last_is_the_one_check_speaks(demo_exercise):
+    with speaking("zh"):
+        assert "答对了" in check(demo_exercise, 4).message
+    assert check(demo_exercise, 4).message == "99.1: Right. 2 + 2 = 4."
 
 
 # --- the reading rules, the same in every lesson ---------------------------------------------
@@ -325,9 +424,68 @@ def test_none_may_be_given_as_itself_or_as_its_spelling(answer):
     assert means_none(answer)
 
 
-@pytest.mark.parametrize("answer", [[None], "nothing", 0, "", False])
+@pytest.mark.parametrize("answer", [[None], 0, "", False, "0", "nonentity"])
 def test_other_answers_do_not_mean_none(answer):
     assert not means_none(answer)
+
+
+@pytest.mark.parametrize("answer", ["nothing", "NULL", "无", "没有", " 空 ", "空值", "“无”"])
+def test_a_word_for_no_value_gets_a_note_to_write_none(answer):
+    with pytest.raises(WrongKind) as raised:
+        means_none(answer)
+    assert raised.value.kind == "none"
+
+
+# What a Chinese input method types: full-width forms, the ideographic comma, curly quotes.
+
+
+@pytest.mark.parametrize("answer", ["１８", "１８．０", "ｔｅｎｓｏｒ（１８．）", "\u300018\u3000"])
+def test_a_number_typed_in_full_width_is_the_number(answer):
+    assert as_number(answer) == 18.0
+
+
+@pytest.mark.parametrize("answer", ["［２，０，６］", "２　０　６", "2、0、6", "（2，0，6）"])
+def test_numbers_typed_with_chinese_punctuation_are_the_numbers(answer):
+    assert torch.equal(as_numbers(answer), torch.tensor([2.0, 0.0, 6.0], dtype=torch.float64))
+
+
+@pytest.mark.parametrize("answer", ["（True，False）", "True、False", "Ｔｒｕｅ，Ｆａｌｓｅ"])
+def test_several_bools_typed_with_chinese_punctuation_are_read(answer):
+    assert as_bools(answer) == (True, False)
+
+
+@pytest.mark.parametrize("answer", ["ｂ", "Ｂ", "“b”", "‘b’", "　b　"])
+def test_a_choice_typed_in_full_width_or_in_curly_quotes_is_the_letter(answer):
+    assert as_choice(answer, "abc") == "b"
+
+
+@pytest.mark.parametrize("answer", ["w、b", "{‘w’，‘b’}", "｛“w”，“b”｝"])
+def test_names_listed_the_chinese_way_are_the_names(answer):
+    assert as_names(answer) == {"w", "b"}
+
+
+@pytest.mark.parametrize("answer", ["“torch.Tensor”", "'torch.Tensor'", "ｔｏｒｃｈ．Ｔｅｎｓｏｒ"])
+def test_a_word_in_quotes_or_full_width_is_the_word(answer):
+    assert as_word(answer) == "torch.tensor"
+
+
+@pytest.mark.parametrize("answer", ["Ｎｏｎｅ", "“None”", "'None'"])
+def test_none_typed_in_full_width_or_in_quotes_means_none(answer):
+    assert means_none(answer)
+
+
+@pytest.mark.parametrize("answer", ["是", "否", "真", "假", "yes", "对"])
+def test_words_for_yes_and_no_are_not_true_or_false_in_either_language(answer):
+    # The questions ask for the value Python shows; the note on the kind says to write it.
+    with pytest.raises(WrongKind) as raised:
+        as_bool(answer)
+    assert raised.value.kind == "bool"
+
+
+def test_only_full_width_forms_are_mapped_not_other_compatibility_characters():
+    # NFKC would read "10²" as 102: a superscript is no digit the learner typed.
+    with pytest.raises(WrongKind):
+        as_number("10²")
 
 
 # --- the inconsistencies found in lessons, each read by the shared rule ----------------------
@@ -444,42 +602,62 @@ def test_every_exercise_gives_any_answer_a_verdict(exercise_id, odd):
     assert "Hint: " in verdict.message
 
 
+# What each verdict starts with, in each language.
+RIGHT = {"en": "{id}: Right. ", "zh": "{id}：答对了。"}
+NOT_QUITE = {"en": "{id}: Not quite.", "zh": "{id}：还不对。"}
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("exercise_id", sorted(ALL))
-def test_every_exercise_accepts_its_right_answers(exercise_id):
+def test_every_exercise_accepts_its_right_answers_in_both_languages(exercise_id, language):
     item = ALL[exercise_id]
     assert item.right_answers, f"{exercise_id} has no sample right answer"
     for answer in item.right_answers:
-        assert check(exercise_id, answer).correct, f"{exercise_id} rejected {answer!r}"
+        with speaking(language):
+            verdict = check(exercise_id, answer)
+        assert verdict.correct, f"{exercise_id} rejected {answer!r} ({language})"
+        assert verdict.message == RIGHT[language].format(id=exercise_id) + item.why[language]
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("exercise_id", sorted(ALL))
-def test_every_exercise_rejects_its_wrong_answers(exercise_id):
+def test_every_exercise_rejects_its_wrong_answers_in_both_languages(exercise_id, language):
     item = ALL[exercise_id]
     assert item.wrong_answers, f"{exercise_id} has no sample wrong answer"
     for answer in item.wrong_answers:
-        assert not check(exercise_id, answer).correct, f"{exercise_id} accepted {answer!r}"
+        with speaking(language):
+            verdict = check(exercise_id, answer)
+        assert not verdict.correct, f"{exercise_id} accepted {answer!r} ({language})"
+        assert verdict.message.startswith(NOT_QUITE[language].format(id=exercise_id))
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("exercise_id", sorted(ALL))
-def test_every_exercise_has_its_own_hint_and_worked_answer(exercise_id):
+def test_every_exercise_has_its_own_hint_and_worked_answer(exercise_id, language):
     item = ALL[exercise_id]
-    assert item.question.strip() and item.hint.strip() and item.why.strip()
-    assert item.hint != item.why
-    others = [other.hint for other in ALL.values() if other is not item]
-    assert item.hint not in others, f"{exercise_id} shares its hint with another exercise"
+    question, hint, why = item.question[language], item.hint[language], item.why[language]
+    assert question.strip() and hint.strip() and why.strip()
+    assert hint != why
+    others = [other.hint[language] for other in ALL.values() if other is not item]
+    assert hint not in others, f"{exercise_id} shares its {language} hint with another exercise"
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("exercise_id", sorted(ALL))
-def test_every_wrong_try_shows_the_hint_and_not_the_worked_answer(exercise_id):
+def test_every_wrong_try_shows_the_hint_and_not_the_worked_answer(exercise_id, language):
     item = ALL[exercise_id]
     for answer in item.wrong_answers:
-        message = check(exercise_id, answer).message
-        assert item.hint in message and item.why not in message
+        with speaking(language):
+            message = check(exercise_id, answer).message
+        assert item.hint[language] in message and item.why[language] not in message
         assert f'check("{exercise_id}", answer, show_answer=True)' in message
 
 
 def _giveaways(answer):
-    """How a right answer would appear in a hint that gives it away; [] when it cannot be told."""
+    """How a right answer would appear in a hint that gives it away; [] when it cannot be told.
+
+    Word boundaries are ASCII ones: in Chinese a number stands right beside characters (是18).
+    """
     if isinstance(answer, (bool, type(None))) or means_none(answer):
         return []  # the question itself offers None, True and False
     try:
@@ -493,39 +671,94 @@ def _giveaways(answer):
     except WrongKind:
         pass
     if isinstance(answer, str):
-        word = answer.strip().removeprefix("loss").strip(".'()")
+        word = answer.strip().removeprefix("loss").strip(".'()“”‘’")
         if len(word) == 1:
-            return [f"\"{word}\"|'{word}'"]  # a choice letter, quoted as the question quotes it
+            return [f"\"{word}\"|'{word}'|“{word}”|‘{word}’"]  # a choice letter, quoted
         if re.fullmatch(r"[\w.]+", word):
             return [rf"(?<![\w]){re.escape(word)}(?![\w])"]
     return []
 
 
+@pytest.mark.parametrize("language", LANGUAGES)
 @pytest.mark.parametrize("exercise_id", sorted(ALL))
-def test_no_hint_gives_the_answer_away(exercise_id):
+def test_no_hint_gives_the_answer_away(exercise_id, language):
     item = ALL[exercise_id]
     for answer in item.right_answers:
         for pattern in _giveaways(answer):
-            assert not re.search(pattern, item.hint, re.I), (
-                f"{exercise_id}'s hint shows {answer!r}: {item.hint}"
+            assert not re.search(pattern, item.hint[language], re.I | re.ASCII), (
+                f"{exercise_id}'s {language} hint shows {answer!r}: {item.hint[language]}"
             )
+
+
+def test_a_hint_that_gives_a_number_away_in_chinese_is_caught():
+    # The check itself: a number written right after a character is still found.
+    patterns = _giveaways(18)
+    assert any(re.search(p, "结果是18。", re.I | re.ASCII) for p in patterns)
+
+
+# --- the Chinese texts are Chinese -----------------------------------------------------------
+
+# Three or more English words in a row, outside code: a sentence left untranslated. Code keeps
+# its words joined by dots, brackets, underscores or operators (torch.no_grad(), lambda grad:).
+ENGLISH_RUN = re.compile(r"(?<![\w.(])[A-Za-z]+(?: [A-Za-z]+){2,}(?![\w(.])", re.ASCII)
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def english_left_in(text):
+    """The runs of English words in a Chinese text, with what `check()` writes as code removed."""
+    without_code = re.sub(r"check\([^)]*\)|`[^`]*`", "", text)
+    return ENGLISH_RUN.findall(without_code)
+
+
+def test_the_english_detector_finds_an_untranslated_sentence_and_spares_code():
+    assert english_left_in("提示：Each call of backward() adds。") == ["Each call of"]
+    assert english_left_in("在 `with torch.no_grad():` 块里，lambda grad: grad * 10。") == []
+
+
+def _chinese_texts():
+    for exercise_id, item in sorted(ALL.items()):
+        for field in ("question", "hint", "why"):
+            yield f"{exercise_id}.{field}", getattr(item, field)["zh"]
+    for key, template in MESSAGES["zh"].items():
+        yield f"MESSAGES.{key}", template
+
+
+@pytest.mark.parametrize(("where", "text"), list(_chinese_texts()), ids=lambda v: str(v)[:20])
+def test_every_chinese_text_is_chinese_with_no_english_sentence_left(where, text):
+    assert CJK.search(text), f"{where} has no Chinese: {text}"
+    assert not english_left_in(text), f"{where} keeps English: {english_left_in(text)}"
+
+
+@pytest.mark.parametrize("exercise_id", sorted(ALL))
+def test_the_chinese_texts_use_chinese_punctuation(exercise_id):
+    # A comma or full stop right after a character is the mark of a text written in English.
+    item = ALL[exercise_id]
+    for field in ("question", "hint", "why"):
+        text = getattr(item, field)["zh"]
+        assert not re.search(r"[\u4e00-\u9fff][,.;:?]", text), f"{exercise_id}.{field}: {text}"
 
 
 # --- the notebooks say how -------------------------------------------------------------------
 
 
-def _check_yourself_text(notebook):
-    cells = json.loads(notebook.read_text())["cells"]
+def _check_yourself_text(notebook, title):
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     for cell in cells:
         source = "".join(cell["source"])
-        if cell["cell_type"] == "markdown" and "## Check yourself" in source:
-            return source.split("## Check yourself", 1)[1]
+        if cell["cell_type"] == "markdown" and title in source:
+            return source.split(title, 1)[1]
     return None
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda path: path.stem)
-def test_each_check_yourself_introduction_says_how_to_get_a_hint_and_the_answer(notebook):
-    introduction = _check_yourself_text(notebook)
-    if introduction is None:
-        pytest.skip("no check-yourself section")
+def _notebooks_with_check_cells():
+    for language, title in CHECK_YOURSELF.items():
+        for notebook in sorted((NOTEBOOKS / language).glob("*.ipynb")):
+            if 'check("' in notebook.read_text(encoding="utf-8"):
+                yield pytest.param(notebook, title, id=f"{language}/{notebook.stem}")
+
+
+@pytest.mark.parametrize(("notebook", "title"), list(_notebooks_with_check_cells()))
+def test_each_check_yourself_introduction_says_how_to_get_a_hint_and_the_answer(notebook, title):
+    introduction = _check_yourself_text(notebook, title)
+    assert introduction is not None, f"{notebook.name} checks answers but has no {title!r}"
     assert "hint=True" in introduction and "show_answer=True" in introduction

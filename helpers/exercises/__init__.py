@@ -15,9 +15,10 @@ gives the hint before any try. Any answer at all gets a verdict, never an error.
 Answers are read by the rules of :mod:`helpers.exercises.reading` (``as_number``,
 ``as_choice``, ...), the same in every lesson.
 
-Every sentence a learner reads lives in data: the question, hint and worked answer of each
-exercise are fields of its registration, and the frame around them is the :data:`MESSAGES`
-table below. A translation adds its own table and fields; no code needs to change shape.
+Every sentence a learner reads lives in data, in English and in Chinese: the question, hint and
+worked answer of each exercise are fields of its registration (``{"en": ..., "zh": ...}``), and
+the frame around them is the :data:`MESSAGES` table below, one per language. :func:`check`
+speaks the language chosen with :func:`helpers.set_language`; a right answer is right in both.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from __future__ import annotations
 import html
 import importlib
 import pkgutil
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,6 +42,7 @@ from helpers.exercises.reading import (
     means_none,
     numbers_equal,
 )
+from helpers.language import LANGUAGES, choose
 
 __all__ = [
     "MESSAGES",
@@ -61,49 +63,83 @@ __all__ = [
     "numbers_equal",
 ]
 
-# What check() says around an exercise's own texts. {id} is the exercise id; {hint} and {why}
-# are the exercise's fields; {note} is one of the "kind." notes, for an answer of the wrong kind.
-MESSAGES: dict[str, str] = {
-    "unanswered": (
-        "{id}: not answered yet. Replace ... with your answer and run the cell. "
-        'Stuck? check("{id}", hint=True) gives a hint, check("{id}", show_answer=True) the '
-        "worked answer."
-    ),
-    "unanswered_short": "{id}: not answered yet.",
-    "right": "{id}: Right. {why}",
-    "wrong": "{id}: Not quite.",
-    "wrong_kind": "{id}: Not quite. {note}",
-    "hint": "Hint: {hint}",
-    "how_to_see_answer": (
-        'Try again. To see the worked answer, run check("{id}", answer, show_answer=True).'
-    ),
-    "answer": "Worked answer: {why}",
-    # One note per kind of answer a reader of helpers.exercises.reading asks for.
-    "kind.number": "The answer here is one number, such as 3 or 2.5 (not a list, not True/False).",
-    "kind.numbers": "The answer here is numbers: a list such as [1.0, 2.0] or a tensor.",
-    "kind.bool": "The answer here is True or False.",
-    "kind.bools": "The answer here is a tuple of True/False values, such as (False, True).",
-    "kind.choice": "The answer here is one of the letters {letters}, as a string.",
-    "kind.word": 'The answer here is a name, written as a string in quotes, such as "name".',
-    "kind.names": 'The answer here is a set of names as strings, such as {{"x", "a"}}.',
-    "kind.function_class": (
-        "The answer here is your Function class itself, e.g. answer = CubeFunction."
-    ),
+# What check() says around an exercise's own texts, in each language. {id} is the exercise id;
+# {hint} and {why} are the exercise's fields; {note} is one of the "kind." notes, for an answer of
+# the wrong kind. The code of check() (in `check("{id}", ...)`) stays as Python writes it.
+MESSAGES: dict[str, dict[str, str]] = {
+    "en": {
+        "unanswered": (
+            "{id}: not answered yet. Replace ... with your answer and run the cell. "
+            'Stuck? check("{id}", hint=True) gives a hint, check("{id}", show_answer=True) the '
+            "worked answer."
+        ),
+        "unanswered_short": "{id}: not answered yet.",
+        "right": "{id}: Right. {why}",
+        "wrong": "{id}: Not quite.",
+        "wrong_kind": "{id}: Not quite. {note}",
+        "hint": "Hint: {hint}",
+        "how_to_see_answer": (
+            'Try again. To see the worked answer, run check("{id}", answer, show_answer=True).'
+        ),
+        "answer": "Worked answer: {why}",
+        # One note per kind of answer a reader of helpers.exercises.reading asks for.
+        "kind.number": (
+            "The answer here is one number, such as 3 or 2.5 (not a list, not True/False)."
+        ),
+        "kind.numbers": "The answer here is numbers: a list such as [1.0, 2.0] or a tensor.",
+        "kind.bool": "The answer here is True or False.",
+        "kind.bools": "The answer here is a tuple of True/False values, such as (False, True).",
+        "kind.choice": "The answer here is one of the letters {letters}, as a string.",
+        "kind.word": 'The answer here is a name, written as a string in quotes, such as "name".',
+        "kind.names": 'The answer here is a set of names as strings, such as {{"x", "a"}}.',
+        "kind.none": (
+            'Write the value as Python prints it: a missing value is None (or the string "None").'
+        ),
+        "kind.function_class": (
+            "The answer here is your Function class itself, e.g. answer = CubeFunction."
+        ),
+    },
+    "zh": {
+        "unanswered": (
+            "{id}：还没有作答。把 ... 换成你的答案，再运行这个单元格。"
+            '卡住了？check("{id}", hint=True) 给出提示，check("{id}", show_answer=True) '
+            "给出解答。"
+        ),
+        "unanswered_short": "{id}：还没有作答。",
+        "right": "{id}：答对了。{why}",
+        "wrong": "{id}：还不对。",
+        "wrong_kind": "{id}：还不对。{note}",
+        "hint": "提示：{hint}",
+        "how_to_see_answer": (
+            '再想一想。想看解答，请运行 check("{id}", answer, show_answer=True)。'
+        ),
+        "answer": "解答：{why}",
+        "kind.number": "这里的答案是一个数，例如 3 或 2.5（不是列表，也不是 True/False）。",
+        "kind.numbers": "这里的答案是一组数：像 [1.0, 2.0] 这样的列表，或一个张量。",
+        "kind.bool": "这里的答案是 True 或 False。",
+        "kind.bools": "这里的答案是由 True/False 组成的元组，例如 (False, True)。",
+        "kind.choice": "这里的答案是字母 {letters} 中的一个，写成字符串。",
+        "kind.word": '这里的答案是一个名字，写成带引号的字符串，例如 "name"。',
+        "kind.names": '这里的答案是一组名字（字符串），例如 {{"x", "a"}}。',
+        "kind.none": '请按 Python 打印的样子写出这个值：“没有值”写作 None（或字符串 "None"）。',
+        "kind.function_class": "这里的答案是你写的 Function 类本身，例如 answer = CubeFunction。",
+    },
 }
 
 
 @dataclass(frozen=True)
 class Exercise:
-    """One question: its id (``"02.1"``), its texts, and a test of an answer.
+    """One question: its id (``"02.1"``), its texts in every language, and a test of an answer.
 
     ``hint`` guides toward the answer without giving it; ``why`` is the worked answer, shown
-    after a right answer or when the learner asks for it.
+    after a right answer or when the learner asks for it. Each text maps a language ("en",
+    "zh") to the sentence in that language.
     """
 
     exercise_id: str
-    question: str
-    hint: str
-    why: str
+    question: Mapping[str, str]
+    hint: Mapping[str, str]
+    why: Mapping[str, str]
     is_correct: Callable[[Any], bool]
     # Sample answers that the tests feed to ``is_correct``: each must be accepted / rejected.
     right_answers: tuple[Any, ...]
@@ -134,14 +170,17 @@ _REGISTRY: dict[str, Exercise] = {}
 
 def exercise(
     exercise_id: str,
-    question: str,
+    question: Mapping[str, str],
     *,
-    hint: str,
-    why: str,
+    hint: Mapping[str, str],
+    why: Mapping[str, str],
     right_answers: tuple[Any, ...],
     wrong_answers: tuple[Any, ...],
 ):
     """Register the decorated function as the test of an answer to ``question``.
+
+    ``question``, ``hint`` and ``why`` each give the text in every language the helpers speak:
+    ``{"en": "...", "zh": "..."}``.
 
     ``right_answers`` and ``wrong_answers`` are samples the test suite checks the function
     against, so that every exercise provably accepts a right answer and rejects a wrong one.
@@ -154,11 +193,14 @@ def exercise(
     def register(is_correct: Callable[[Any], bool]) -> Callable[[Any], bool]:
         if exercise_id in _REGISTRY:
             raise ValueError(f"Exercise {exercise_id!r} is registered twice.")
+        texts = {"question": question, "hint": hint, "why": why}
+        for field, text in texts.items():
+            _check_languages(exercise_id, field, text)
         _REGISTRY[exercise_id] = Exercise(
             exercise_id,
-            question,
-            hint,
-            why,
+            dict(question),
+            dict(hint),
+            dict(why),
             is_correct,
             tuple(right_answers),
             tuple(wrong_answers),
@@ -180,10 +222,11 @@ def check(
     """Mark ``answer`` to exercise ``exercise_id``; ``...`` (Ellipsis) means not answered yet.
 
     A right answer is confirmed with the reason; a wrong one gets a hint. ``show_answer=True``
-    adds the worked answer, ``hint=True`` the hint even before any answer is given.
+    adds the worked answer, ``hint=True`` the hint even before any answer is given. The verdict
+    speaks the language chosen with :func:`helpers.set_language`.
     """
     item = _find(exercise_id)
-    fields = {"id": exercise_id, "hint": item.hint, "why": item.why}
+    fields = {"id": exercise_id, "hint": choose(item.hint), "why": choose(item.why)}
     if answer is ...:
         lines = ["unanswered_short"] if hint or show_answer else ["unanswered"]
         lines += (["hint"] if hint else []) + (["answer"] if show_answer else [])
@@ -194,7 +237,7 @@ def check(
     if wrong_kind is None:
         lines = ["wrong"]
     else:
-        fields["note"] = MESSAGES[f"kind.{wrong_kind.kind}"].format(**wrong_kind.details)
+        fields["note"] = choose(_messages(f"kind.{wrong_kind.kind}")).format(**wrong_kind.details)
         lines = ["wrong_kind"]
     lines += ["answer"] if show_answer else ["hint", "how_to_see_answer"]
     return Verdict(exercise_id, True, False, _say(lines, fields))
@@ -224,7 +267,25 @@ def _mark(item: Exercise, answer: Any) -> tuple[bool, WrongKind | None]:
 
 def _say(keys: list[str], fields: dict[str, str]) -> str:
     # str.format fills the blanks once: braces inside a hint or a worked answer stay as written.
-    return "\n".join(MESSAGES[key].format(**fields) for key in keys)
+    return "\n".join(choose(_messages(key)).format(**fields) for key in keys)
+
+
+def _messages(key: str) -> dict[str, str]:
+    """The message ``key`` in every language, as `choose` takes it."""
+    return {language: table[key] for language, table in MESSAGES.items()}
+
+
+def _check_languages(exercise_id: str, field: str, text: object) -> None:
+    # Every exercise speaks every language: a text missing in one would show English in the
+    # middle of a Chinese notebook, or an empty verdict.
+    if not isinstance(text, Mapping) or set(text) != set(LANGUAGES):
+        raise TypeError(
+            f"Exercise {exercise_id!r}: {field} must give the text in each language, "
+            f"{{{', '.join(repr(code) + ': ...' for code in LANGUAGES)}}}; got {text!r}."
+        )
+    for language, sentence in text.items():
+        if not isinstance(sentence, str) or not sentence.strip():
+            raise TypeError(f"Exercise {exercise_id!r}: the {language} {field} is empty.")
 
 
 def _load_lessons() -> None:

@@ -53,14 +53,28 @@ class _CubeKeepsXOnCtx(Function):
 
 @exercise(
     "04.1",
-    "Complete CubeFunction.backward (forward returns x**3) and answer with the class.",
-    hint="Differentiate x³ with the power rule, multiply by grad_output and return the result as "
-    "a new tensor (never change grad_output in place). Take x from ctx.saved_tensors: a tensor "
-    "kept as an attribute of ctx escapes autograd's checks (section 4.2).",
-    why="d(x³)/dx = 3x², so backward returns 3 * x**2 * grad_output: a new tensor, grad_output "
-    "left untouched, x saved with ctx.save_for_backward. The check runs gradcheck on your class "
-    "in double precision, makes sure grad_output is unchanged afterwards and that no tensor is "
-    "kept on ctx as an attribute.",
+    {
+        "en": "Complete CubeFunction.backward (forward returns x**3) and answer with the class.",
+        "zh": "补全 CubeFunction.backward（forward 返回 x**3），然后把这个类本身作为答案。",
+    },
+    hint={
+        "en": "Differentiate x³ with the power rule, multiply by grad_output and return the "
+        "result as a new tensor (never change grad_output in place). Take x from "
+        "ctx.saved_tensors: a tensor kept as an attribute of ctx escapes autograd's checks "
+        "(section 4.2).",
+        "zh": "用幂函数的求导法则对 x³ 求导，乘以 grad_output，再把结果作为一个新张量返回"
+        "（绝不要原地修改 grad_output）。x 要从 ctx.saved_tensors 里取：作为 ctx 的属性保存的"
+        "张量会逃过自动求导的检查（见 4.2 节）。",
+    },
+    why={
+        "en": "d(x³)/dx = 3x², so backward returns 3 * x**2 * grad_output: a new tensor, "
+        "grad_output left untouched, x saved with ctx.save_for_backward. The check runs "
+        "gradcheck on your class in double precision, makes sure grad_output is unchanged "
+        "afterwards and that no tensor is kept on ctx as an attribute.",
+        "zh": "d(x³)/dx = 3x²，所以 backward 返回 3 * x**2 * grad_output：一个新张量，"
+        "grad_output 保持不变，x 用 ctx.save_for_backward 保存。这里的检查会以双精度对你的类"
+        "运行 gradcheck，并确认 grad_output 事后没有被改动、ctx 上也没有作为属性保存的张量。",
+    },
     right_answers=(_Cube,),
     wrong_answers=(
         _CubeWrongDerivative,
@@ -103,20 +117,35 @@ def _keeps_a_tensor_on_ctx(ctx: Any) -> bool:
 
 @exercise(
     "04.2",
-    "x requires grad. In PowerFunction.apply(x, 3), what is ctx.needs_input_grad inside backward?",
-    hint="needs_input_grad has one entry per input of forward, in order. For each input ask: "
-    "is it a tensor that requires grad?",
-    why="needs_input_grad has one entry per forward input, in order: x requires grad (True); "
-    "the exponent 3 is a Python int, which never gets a gradient (False). So it is "
-    "(True, False), and backward returns a gradient for x and None for the exponent.",
+    {
+        "en": "x requires grad. In PowerFunction.apply(x, 3), what is ctx.needs_input_grad "
+        "inside backward?",
+        "zh": "x 需要梯度。调用 PowerFunction.apply(x, 3) 时，backward 里的 "
+        "ctx.needs_input_grad 是什么？",
+    },
+    hint={
+        "en": "needs_input_grad has one entry per input of forward, in order. For each input "
+        "ask: is it a tensor that requires grad?",
+        "zh": "forward 的每个输入在 needs_input_grad 里按顺序各占一项。对每个输入问一问："
+        "它是需要梯度的张量吗？",
+    },
+    why={
+        "en": "needs_input_grad has one entry per forward input, in order: x requires grad "
+        "(True); the exponent 3 is a Python int, which never gets a gradient (False). So it is "
+        "(True, False), and backward returns a gradient for x and None for the exponent.",
+        "zh": "forward 的每个输入在 needs_input_grad 里按顺序各占一项：x 需要梯度（True）；"
+        "指数 3 是 Python 的 int，永远不会有梯度（False）。所以它是 (True, False)，backward "
+        "为 x 返回梯度，为指数返回 None。",
+    },
     right_answers=(
         (True, False),
         [True, False],
         "(True, False)",
         "true, false",
         (np.True_, np.False_),
+        "（True，False）",
     ),
-    wrong_answers=((True, True), (True,), True, (1, 0), "True", {True, False}),
+    wrong_answers=((True, True), (True,), True, (1, 0), "True", {True, False}, "是, 否"),
 )
 def _needs_input_grad_of_power(answer: Any) -> bool:
     # Only booleans count: (1, 0) equals (True, False) in Python, but it is not the value.
@@ -125,12 +154,27 @@ def _needs_input_grad_of_power(answer: Any) -> bool:
 
 @exercise(
     "04.3",
-    "x = torch.tensor(0.0, requires_grad=True); MyReLU.apply(x).backward(). What is x.grad?",
-    hint="MyReLU's backward starts from a copy of grad_output and zeroes it only where its "
-    "condition on x holds. Read that condition exactly (< or <=?) and evaluate it at x = 0.",
-    why="MyReLU's backward zeroes the gradient only where x < 0. At x = 0 that is false, so the "
-    "incoming 1 passes through: x.grad is 1 (torch.relu gives 0 there). At the kink both are "
-    "defensible choices, and gradcheck cannot tell them apart: check a ReLU away from 0.",
+    {
+        "en": "x = torch.tensor(0.0, requires_grad=True); MyReLU.apply(x).backward(). "
+        "What is x.grad?",
+        "zh": "x = torch.tensor(0.0, requires_grad=True)；MyReLU.apply(x).backward()。"
+        "x.grad 是多少？",
+    },
+    hint={
+        "en": "MyReLU's backward starts from a copy of grad_output and zeroes it only where its "
+        "condition on x holds. Read that condition exactly (< or <=?) and evaluate it at x = 0.",
+        "zh": "MyReLU 的 backward 先复制一份 grad_output，只在 x 满足它的条件的地方把梯度置零。"
+        "仔细读这个条件（是 < 还是 <=？），再代入 x = 0。",
+    },
+    why={
+        "en": "MyReLU's backward zeroes the gradient only where x < 0. At x = 0 that is false, "
+        "so the incoming 1 passes through: x.grad is 1 (torch.relu gives 0 there). At the kink "
+        "both are defensible choices, and gradcheck cannot tell them apart: check a ReLU away "
+        "from 0.",
+        "zh": "MyReLU 的 backward 只在 x < 0 的地方把梯度置零。x = 0 时条件不成立，传进来的 1 "
+        "原样通过：x.grad 是 1（torch.relu 在这里给出 0）。在折点处两种选择都说得通，"
+        "gradcheck 也分辨不出来：检验 ReLU 时要避开 0。",
+    },
     right_answers=(1, 1.0, torch.tensor(1.0), "1", "tensor(1.)"),
     wrong_answers=(0, 0.0, 0.5, True, "0"),
 )

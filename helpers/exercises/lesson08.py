@@ -11,12 +11,26 @@ from helpers.exercises import as_choice, as_number, exercise
 
 @exercise(
     "08.1",
-    "x = torch.tensor(2.0, requires_grad=True); h = torch.sin(x); y = h * h + h. During "
-    "y.backward(), how many gradients must arrive at SinBackward0 before the engine runs it?",
-    hint="Every use of h as an input of an operation is one edge into SinBackward0, and each "
-    "edge brings one gradient. Count the uses of h in y = h * h + h, slot by slot.",
-    why="h feeds three edges: both inputs of h * h (slots 0 and 1 of MulBackward0) and one input "
-    "of the addition. SinBackward0's dependency count is 3; it runs once, on the sum of the three.",
+    {
+        "en": "x = torch.tensor(2.0, requires_grad=True); h = torch.sin(x); y = h * h + h. "
+        "During y.backward(), how many gradients must arrive at SinBackward0 before the engine "
+        "runs it?",
+        "zh": "x = torch.tensor(2.0, requires_grad=True)；h = torch.sin(x)；y = h * h + h。"
+        "在 y.backward() 的过程中，引擎运行 SinBackward0 之前，必须有多少个梯度到达它？",
+    },
+    hint={
+        "en": "Every use of h as an input of an operation is one edge into SinBackward0, and "
+        "each edge brings one gradient. Count the uses of h in y = h * h + h, slot by slot.",
+        "zh": "h 每作为一次运算的输入，就有一条边通向 SinBackward0，每条边带来一个梯度。"
+        "按输入位置逐个数一数：h 在 y = h * h + h 里被用了几次？",
+    },
+    why={
+        "en": "h feeds three edges: both inputs of h * h (slots 0 and 1 of MulBackward0) and one "
+        "input of the addition. SinBackward0's dependency count is 3; it runs once, on the sum "
+        "of the three.",
+        "zh": "h 连出三条边：h * h 的两个输入（MulBackward0 的位置 0 和位置 1），以及加法的一个"
+        "输入。SinBackward0 的依赖计数是 3；它只运行一次，处理的是这三个梯度之和。",
+    },
     right_answers=(3, 3.0, "3"),
     wrong_answers=(1, 2, 4, "2"),
 )
@@ -26,14 +40,28 @@ def _edges_into_sin(answer: Any) -> bool:
 
 @exercise(
     "08.2",
-    "h = torch.tensor(3.0, requires_grad=True); y = h * h + h; y.backward(). The engine runs h's "
-    "AccumulateGrad node once. What gradient does it receive (and add to h.grad)?",
-    hint="Each use of h sends its own gradient back: each slot of h * h gets the other factor, "
-    "and the addition passes its incoming gradient on unchanged. The engine adds up what "
-    "arrives before it runs the node.",
-    why="Three gradients arrive: 3 and 3 from the two slots of h * h (each slot gets the other "
-    "factor), and 1 from the addition. The engine sums them before running the node: "
-    "3 + 3 + 1 = 7, which is dy/dh = 2h + 1.",
+    {
+        "en": "h = torch.tensor(3.0, requires_grad=True); y = h * h + h; y.backward(). The "
+        "engine runs h's AccumulateGrad node once. What gradient does it receive (and add to "
+        "h.grad)?",
+        "zh": "h = torch.tensor(3.0, requires_grad=True)；y = h * h + h；y.backward()。"
+        "引擎只运行一次 h 的 AccumulateGrad 节点。它收到的梯度（也就是加到 h.grad 上的梯度）"
+        "是多少？",
+    },
+    hint={
+        "en": "Each use of h sends its own gradient back: each slot of h * h gets the other "
+        "factor, and the addition passes its incoming gradient on unchanged. The engine adds up "
+        "what arrives before it runs the node.",
+        "zh": "h 的每一次使用都各自传回一个梯度：h * h 的每个输入位置得到另一个因子，加法则把"
+        "传入的梯度原样传下去。引擎在运行节点之前，先把到达的梯度加起来。",
+    },
+    why={
+        "en": "Three gradients arrive: 3 and 3 from the two slots of h * h (each slot gets the "
+        "other factor), and 1 from the addition. The engine sums them before running the node: "
+        "3 + 3 + 1 = 7, which is dy/dh = 2h + 1.",
+        "zh": "到达的梯度有三个：h * h 的两个位置各送来 3（每个位置得到另一个因子），加法送来 1。"
+        "引擎在运行节点之前把它们相加：3 + 3 + 1 = 7，正是 dy/dh = 2h + 1。",
+    },
     right_answers=(7, 7.0, "7", torch.tensor(7.0)),
     wrong_answers=(6, 3, 1, 4, "6"),
 )
@@ -43,16 +71,31 @@ def _summed_gradient(answer: Any) -> bool:
 
 @exercise(
     "08.3",
-    "x = torch.tensor(2.0, requires_grad=True); p = x * 2; q = x * 3; y = p + q. After "
-    "AddBackward0, the nodes of p and of q are both ready. Which one does PyTorch's engine run "
-    "first: 'p' or 'q'?",
-    hint="Notebook 08 showed how the engine chooses among ready nodes: by each node's sequence "
-    "number, given when the node is created in the forward pass. Which of the two was created "
-    "later, and does the engine take the highest number or the lowest?",
-    why="Among ready nodes the engine picks the one with the highest sequence number, that is the "
-    "one created last in the forward pass: q's MulBackward0. (AccumulateGrad nodes have the "
-    "highest number of all, so a leaf's gradient is stored as soon as it is complete.)",
-    right_answers=("q", "Q", " q "),
+    {
+        "en": "x = torch.tensor(2.0, requires_grad=True); p = x * 2; q = x * 3; y = p + q. "
+        "After AddBackward0, the nodes of p and of q are both ready. Which one does PyTorch's "
+        "engine run first: 'p' or 'q'?",
+        "zh": "x = torch.tensor(2.0, requires_grad=True)；p = x * 2；q = x * 3；y = p + q。"
+        "AddBackward0 运行之后，p 的节点和 q 的节点都已就绪。PyTorch 的引擎先运行哪一个："
+        "'p' 还是 'q'？",
+    },
+    hint={
+        "en": "Notebook 08 showed how the engine chooses among ready nodes: by each node's "
+        "sequence number, given when the node is created in the forward pass. Which of the two "
+        "was created later, and does the engine take the highest number or the lowest?",
+        "zh": "笔记本 08 讲过引擎怎样在就绪的节点中挑选：看每个节点的序号，这个序号在前向传播"
+        "创建节点时分配。两者中哪一个创建得更晚？引擎取序号最大的，还是最小的？",
+    },
+    why={
+        "en": "Among ready nodes the engine picks the one with the highest sequence number, that "
+        "is the one created last in the forward pass: q's MulBackward0. (AccumulateGrad nodes "
+        "have the highest number of all, so a leaf's gradient is stored as soon as it is "
+        "complete.)",
+        "zh": "在就绪的节点中，引擎挑序号最大的那个，也就是前向传播中最后创建的节点：q 的 "
+        "MulBackward0。（AccumulateGrad 节点的序号比其他节点都大，所以叶子张量的梯度一凑齐"
+        "就会被存下来。）",
+    },
+    right_answers=("q", "Q", " q ", "“q”"),
     wrong_answers=("p", "P", "both", 1, "pq", torch.tensor(1)),
 )
 def _most_recent_first(answer: Any) -> bool:

@@ -11,6 +11,11 @@
   grad, on any device, sparse or dense. A tensor without values (on the ``meta`` device) has no
   number to compare.
 - **A single choice is one letter**, never a list of letters or of flags.
+- **What a Chinese input method types is read as the same value**: full-width letters, digits
+  and brackets (``（Ｔｒｕｅ，Ｆａｌｓｅ）``, ``１８``, ``ｂ``), the ideographic comma between
+  items (``w、b``) and curly quotes (``“b”``). Words are not values, in either language:
+  ``"yes"`` and ``"是"`` are not ``True``, and a word for "no value" (``"nothing"``, ``"无"``,
+  ``"没有"``) gets a note to write ``None`` rather than a verdict on the idea.
 
 Each reader returns the answer in one plain form, or raises :class:`WrongKind` naming the kind of
 answer the question asks for; :func:`helpers.exercises.check` then says "Not quite" with a note on
@@ -48,6 +53,19 @@ _MAX_TEXT = 2000
 _TENSOR_KEYWORDS = re.compile(r",\s*(dtype|device|requires_grad|grad_fn|layout|size)=.*\Z", re.S)
 # 101,000 with thousands separators (never "1,5": that is two numbers, or a decimal comma)
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?")
+# A Chinese input method types ASCII's letters, digits and punctuation as full-width forms
+# (U+FF01-U+FF5E, the same order), spaces as U+3000, lists with the ideographic comma and quotes
+# as curly ones. Only these are mapped back: NFKC would also turn "10²" into "102".
+_TYPED = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {
+    ord("\u3000"): " ",
+    ord("、"): ",",
+    ord("“"): '"',
+    ord("”"): '"',
+    ord("‘"): "'",
+    ord("’"): "'",
+}
+# Words a learner may write for "no value" where the answer is None: a spelling, not a value.
+_NO_VALUE_WORDS = {"nothing", "null", "nil", "无", "没有", "空", "空值"}
 
 
 class WrongKind(TypeError):
@@ -64,8 +82,19 @@ class WrongKind(TypeError):
 
 
 def means_none(answer: Any) -> bool:
-    """True for ``None`` and for its spelling ``"None"`` (any case), what ``print(None)`` shows."""
-    return answer is None or (isinstance(answer, str) and answer.strip().lower() == "none")
+    """True for ``None`` and for its spelling ``"None"`` (any case), what ``print(None)`` shows.
+
+    A word for "no value" (``"nothing"``, ``"无"``, ``"没有"``, ...) is ``WrongKind("none")``:
+    the learner has the idea and is told to write it as Python prints it.
+    """
+    if answer is None:
+        return True
+    if not isinstance(answer, str):
+        return False
+    word = _typed(answer).strip().strip("\"'").strip().lower()
+    if word in _NO_VALUE_WORDS:
+        raise WrongKind("none")
+    return word == "none"
 
 
 def as_bool(answer: Any) -> bool:
@@ -76,7 +105,7 @@ def as_bool(answer: Any) -> bool:
     if isinstance(answer, (bool, np.bool_)):
         return bool(answer)
     if isinstance(answer, str):
-        word = _unwrap_tensor_text(answer.strip()).strip().lower()
+        word = _unwrap_tensor_text(_typed(answer).strip()).strip().lower()
         if word in ("true", "false"):
             return word == "true"
     elif isinstance(answer, (torch.Tensor, np.ndarray)):
@@ -89,7 +118,7 @@ def as_bool(answer: Any) -> bool:
 def as_bools(answer: Any) -> tuple[bool, ...]:
     """Several yes/no answers in order: ``(True, False)``, ``[True, False]``, ``"True, False"``."""
     if isinstance(answer, str) and len(answer) <= _MAX_TEXT:
-        words = re.split(r"[\s,()\[\]]+", _unwrap_tensor_text(answer.strip()))
+        words = re.split(r"[\s,()\[\]]+", _unwrap_tensor_text(_typed(answer).strip()))
         answer = [word for word in words if word]
     if isinstance(answer, (list, tuple)):
         try:
@@ -160,7 +189,7 @@ def as_choice(answer: Any, letters: str) -> str:
     ``WrongKind("choice")``, whose note lists the letters offered.
     """
     if isinstance(answer, str):
-        letter = answer.strip().strip("\"'").strip().lower()
+        letter = _typed(answer).strip().strip("\"'").strip().lower()
         if len(letter) == 1 and letter in letters:
             return letter
     offered = ", ".join(f'"{letter}"' for letter in letters)
@@ -168,7 +197,7 @@ def as_choice(answer: Any, letters: str) -> str:
 
 
 def as_word(answer: Any) -> str:
-    """A name or word in lower case: ``"ITEM"`` is ``"item"``.
+    """A name or word in lower case, without quotes around it: ``"ITEM"`` is ``"item"``.
 
     What ``print(type(t))`` shows, ``"<class 'torch.Tensor'>"``, is read as ``"torch.tensor"``,
     and so is the class ``torch.Tensor`` itself. Anything else: ``WrongKind("word")``.
@@ -176,7 +205,7 @@ def as_word(answer: Any) -> str:
     if isinstance(answer, type):
         return f"{answer.__module__}.{answer.__qualname__}".lower()
     if isinstance(answer, str):
-        word = answer.strip()
+        word = _typed(answer).strip().strip("\"'").strip()
         shown = re.fullmatch(r"<class\s+'([^']*)'>", word)
         return (shown.group(1) if shown else word).strip().lower()
     raise WrongKind("word")
@@ -189,7 +218,7 @@ def as_names(answer: Any) -> frozenset[str]:
     including names that are not strings: ``WrongKind("names")``.
     """
     if isinstance(answer, str) and len(answer) <= _MAX_TEXT:
-        answer = re.split(r"[\s,{}\[\]()'\"]+", answer)
+        answer = re.split(r"[\s,{}\[\]()'\"]+", _typed(answer))
     if isinstance(answer, (set, frozenset, list, tuple)) and all(
         isinstance(name, str) for name in answer
     ):
@@ -206,7 +235,7 @@ def _whole_number(number: int) -> float:
 
 
 def _number_from_text(text: str) -> float:
-    body = _unwrap_tensor_text(text.strip()).strip()
+    body = _unwrap_tensor_text(_typed(text).strip()).strip()
     if _THOUSANDS.fullmatch(body):
         body = body.replace(",", "")
     if len(body) > _MAX_TEXT:
@@ -221,7 +250,7 @@ def _number_from_text(text: str) -> float:
 def _numbers_from_text(text: str) -> torch.Tensor:
     if len(text) > _MAX_TEXT:
         raise WrongKind("numbers")
-    body = _unwrap_tensor_text(text.strip()).strip()
+    body = _unwrap_tensor_text(_typed(text).strip()).strip()
     try:
         # "[2., 0., 6.]" and "[[1, 2], [3, 4]]" keep their shape; literal_eval runs no code.
         value = ast.literal_eval(body)
@@ -232,6 +261,11 @@ def _numbers_from_text(text: str) -> torch.Tensor:
     if isinstance(value, (str, bytes)):
         raise WrongKind("numbers")  # a string inside the string: "'2 0 6'" is not parsed twice
     return as_numbers(value)
+
+
+def _typed(text: str) -> str:
+    """``text`` with what a Chinese input method types mapped to ASCII (see ``_TYPED``)."""
+    return text.translate(_TYPED)
 
 
 def _unwrap_tensor_text(text: str) -> str:

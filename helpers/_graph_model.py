@@ -25,6 +25,8 @@ from typing import Any
 
 import torch
 
+from helpers.language import choose
+
 LEAF = "leaf"  # a tensor that requires grad and was not computed: AccumulateGrad's target
 TENSOR = "tensor"  # a named tensor computed by an operation (a non-leaf)
 OP = "op"  # an autograd Node: the backward of one operation
@@ -35,6 +37,59 @@ SUMMARY = "summary"  # the one box standing for the Nodes cut off by max_nodes
 # Tensors with at most this many elements show their values; larger ones show shape and dtype.
 SMALL_TENSOR = 4
 SIGNIFICANT_DIGITS = 4
+
+
+# What a picture's caption says, in each language the helpers speak (helpers.language). Text
+# inside the boxes stays as PyTorch writes it; the caption sits below the picture.
+CAPTIONS = {
+    "recorded nothing, inference": {
+        "en": "Autograd recorded nothing for {what}: it was made under torch.inference_mode(), "
+        "whose tensors never join a graph. Make it outside that block to follow it.",
+        "zh": "autograd 没有为{what}记录任何东西：它是在 torch.inference_mode() 中创建的，"
+        "这样的张量永远不会进入计算图。要跟踪它，请在这个代码块之外创建它。",
+    },
+    "recorded nothing": {
+        "en": "Autograd recorded nothing for {what}: it has no grad_fn and does not require grad.",
+        "zh": "autograd 没有为{what}记录任何东西：它没有 grad_fn，也不需要梯度。",
+    },
+    "this tensor": {"en": "this tensor", "zh": "这个张量"},
+    "named": {"en": "'{name}'", "zh": " {name} "},
+    "more nodes": {"en": "… {hidden:,} more nodes", "zh": "… 另有 {hidden:,} 个节点"},
+    "references": {
+        "en": "Dashed boxes repeat a box drawn in full, used in many places: {listed}.",
+        "zh": "虚线框重复画出一个已完整画出的框，因为它在很多地方被使用：{listed}。",
+    },
+    "uses": {"en": "{title} ({count:,} uses)", "zh": "{title}（{count:,} 处使用）"},
+    "list separator": {"en": ", ", "zh": "、"},
+    "one tensor": {
+        "en": "Each is one tensor (or Node); a tensor's gradient, shown once, is the sum over all "
+        "its uses.",
+        "zh": "它们都是同一个张量（或节点）；张量的梯度只显示一次，是所有使用处梯度的总和。",
+    },
+    "cut": {
+        "en": "Showing the {kept:,} autograd nodes nearest the output; {hidden:,} more are folded "
+        "into one box.",
+        "zh": "只显示离输出最近的 {kept:,} 个 autograd 节点；其余 {hidden:,} 个折叠成一个框。",
+    },
+    "draw all": {
+        "en": "Pass max_nodes=None to draw them all.",
+        "zh": "传入 max_nodes=None 可以画出全部节点。",
+    },
+    "draw more": {
+        "en": "Pass max_nodes={more:,} to draw more (drawing all would take too long).",
+        "zh": "传入 max_nodes={more:,} 可以画出更多（全部画出会太慢）。",
+    },
+    "backward": {
+        "en": "Drawn backward: the output is at the top, and the arrows follow the gradients "
+        "down to the leaves.",
+        "zh": "反向绘制：输出在最上方，箭头沿梯度的方向向下指向叶子节点。",
+    },
+}
+
+
+def caption(key: str, **values: Any) -> str:
+    """One caption text of `CAPTIONS`, in the language the helpers speak, with ``values`` in."""
+    return choose(CAPTIONS[key]).format(**values)
 
 
 @dataclass
@@ -246,17 +301,9 @@ class _Builder:
     def _add_unrecorded_root(self, root: torch.Tensor) -> None:
         name = self.name_of.get(id(root))
         self._new_node(OUTPUT, name or "output", tooltip="tensor", **self._tensor_fields(root))
-        what = f"'{name}'" if name else "this tensor"
-        if root.is_inference():
-            self.notes.append(
-                f"Autograd recorded nothing for {what}: it was made under torch.inference_mode(), "
-                "whose tensors never join a graph. Make it outside that block to follow it."
-            )
-        else:
-            self.notes.append(
-                f"Autograd recorded nothing for {what}: it has no grad_fn and does not require "
-                "grad."
-            )
+        what = caption("named", name=name) if name else caption("this tensor")
+        key = "recorded nothing, inference" if root.is_inference() else "recorded nothing"
+        self.notes.append(caption(key, what=what))
 
     def _add_node_boxes(self, fn: Any, root_ids: set[int]) -> None:
         """The box for ``fn``, then boxes for the named tensors it produced and what it saved."""
@@ -289,7 +336,8 @@ class _Builder:
             self.edges.append(GraphEdge(self.box_of[fn], tensor_id, "output"))
 
     def _add_summary(self, hidden: int) -> str:
-        return self._new_node(SUMMARY, f"… {hidden} more nodes", tooltip="cut off by max_nodes")
+        title = caption("more nodes", hidden=hidden)
+        return self._new_node(SUMMARY, title, tooltip="cut off by max_nodes")
 
     def _tensor_fields(self, tensor: torch.Tensor) -> dict[str, Any]:
         """What a tensor's box says: its value, its gradient and, for a view, what it views."""

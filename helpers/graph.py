@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import html
 import sys
+import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,6 +42,7 @@ from helpers._graph_model import (
     GraphEdge,
     GraphNode,
     build_graph,
+    caption,
 )
 from helpers._graphviz import GraphvizNotFound, RenderError
 
@@ -264,24 +266,19 @@ def _reference_notes(model: Graph, uses: dict[str, int]) -> list[str]:
     if not uses:
         return []
     box = {node.id: node for node in model.nodes}
-    listed = ", ".join(f"{box[i].title} ({count} uses)" for i, count in uses.items())
-    return [
-        f"Dashed boxes repeat a box drawn in full, used in many places: {listed}.",
-        "Each is one tensor (or Node); a tensor's gradient, shown once, is the sum over all its "
-        "uses.",
-    ]
+    listed = caption("list separator").join(
+        caption("uses", title=box[i].title, count=count) for i, count in uses.items()
+    )
+    return [caption("references", listed=listed), caption("one tensor")]
 
 
 def _cut_note(model: Graph) -> str:
     kept = model.total_nodes - len(model.hidden)
-    note = (
-        f"Showing the {kept:,} autograd nodes nearest the output; {len(model.hidden):,} more are "
-        "folded into one box."
-    )
+    note = caption("cut", kept=kept, hidden=len(model.hidden))
     more = _suggested_max_nodes(model)
     if more is None:
-        return f"{note} Pass max_nodes=None to draw them all."
-    return f"{note} Pass max_nodes={more:,} to draw more (drawing all would take too long)."
+        return f"{note} {caption('draw all')}"
+    return f"{note} {caption('draw more', more=more)}"
 
 
 def _suggested_max_nodes(model: Graph) -> int | None:
@@ -498,6 +495,7 @@ def to_dot(
     if direction not in ("forward", "backward"):
         raise ValueError(f'direction must be "forward" or "backward", not {direction!r}.')
     layout = layout or plan(graph)
+    notes = graph.notes if direction == "forward" else [caption("backward"), *graph.notes]
     highlighted = _highlighted_boxes(graph, highlight)
     labels = _edge_label_texts(graph, edge_labels or {})
     bounded = ""
@@ -506,7 +504,7 @@ def to_dot(
     lines = [
         "digraph autograd {",
         f'  graph [rankdir=TB, nodesep=0.3, ranksep=0.35, bgcolor="white", fontname="{FONT}", '
-        f'fontsize={SMALL_FONT_SIZE}, fontcolor="{NOTE_COLOUR}"{bounded}{_caption(graph.notes)}];',
+        f'fontsize={SMALL_FONT_SIZE}, fontcolor="{NOTE_COLOUR}"{bounded}{_caption(notes)}];',
         # Defaults are those of op boxes, the most common kind: the fewer attributes each box
         # repeats, the less Graphviz has to parse. Ellipses and square tables also render
         # faster than rounded boxes (no Bezier corners in the SVG).
@@ -550,9 +548,30 @@ def to_dot(
 
 
 def _caption(notes: list[str]) -> str:
+    """The notes below the picture, one per line, aligned left."""
     if not notes:
         return ""
-    return ", labelloc=b, labeljust=l, label=<" + "<BR/>".join(_html(note) for note in notes) + ">"
+    # Graphviz measures text with the fonts of the machine that runs it, and the viewer draws
+    # it with its own: a machine without Chinese fonts (Colab's) may measure Chinese narrower
+    # than the viewer draws it, and the caption would be clipped. A cell at least as wide as
+    # the text can be anywhere keeps the room.
+    wide = any(_is_wide(character) for note in notes for character in note)
+    width = f' WIDTH="{max(_width_in_points(note) for note in notes)}"' if wide else ""
+    text = "<BR/>".join(_html(note) for note in notes)
+    cell = f'<TD{width} ALIGN="LEFT" BALIGN="LEFT">{text}</TD>'
+    table = f'<TABLE BORDER="0" CELLPADDING="0"><TR>{cell}</TR></TABLE>'
+    return f", labelloc=b, labeljust=l, label=<{table}>"
+
+
+def _is_wide(character: str) -> bool:
+    return unicodedata.east_asian_width(character) in ("W", "F")
+
+
+def _width_in_points(text: str) -> int:
+    """Room for ``text`` in the caption's font: a Chinese character takes a full em, any other
+    at most 0.65 em (DejaVu Sans, the widest of the fonts named, averages 0.55 em)."""
+    ems = sum(1.0 if _is_wide(character) else 0.65 for character in text)
+    return int(ems * SMALL_FONT_SIZE) + 1
 
 
 def _node_line(node: GraphNode, highlighted: bool) -> str:
@@ -605,7 +624,11 @@ def _is_plain_box(node: GraphNode) -> bool:
 
 def _plain_box(node: GraphNode, style: BoxStyle) -> list[str]:
     if node.same_as:  # a reference: the name in bold, on a dashed box of its kind's colour
-        attributes = [f"label=<<B>{_html(node.title)}</B>>", 'style="filled,dashed"']
+        attributes = [
+            f"label=<<B>{_html(node.title)}</B>>",
+            'style="filled,dashed"',
+            f'margin="{2 * CELL_PADDING / 72:.3f},{CELL_MARGIN}"',  # a name alone looks cramped
+        ]
     else:
         attributes = [f"label={_quoted(node.value)}"]
     if style.fill != BOX_STYLES[LEAF].fill:  # the `node` line's default fill

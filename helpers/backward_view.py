@@ -9,6 +9,10 @@ outlined in red, and every gradient sent so far is written in red on the arrow i
 Without widgets (a static HTML page, GitHub) the pictures stand in a row, one per step. Where a
 hook changed the gradient on its way into a node, the table and the captions show both:
 ``[6.0, 12.0] → hook → [0.0, 0.0]``, what was sent, then what the node received.
+
+The words of the tables and captions follow `helpers.set_language` ("en" or "zh"): they live in
+the table `WORDS`, one entry per language. The names of nodes and tensors stay as PyTorch writes
+them in every language.
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ from __future__ import annotations
 import base64
 import html
 import inspect
+import unicodedata
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -25,6 +30,7 @@ from torch.autograd.graph import Node
 from helpers import graph
 from helpers._graph_model import describe, gradient_edge
 from helpers.backward import Step, Trace, _same_bits, _short_name
+from helpers.language import choose
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
 
@@ -32,7 +38,56 @@ __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", 
 MAX_FRAMES = 40
 # A table longer than this shows its first and last rows only.
 MAX_ROWS = 60
-HEADERS = ("step", "node", "gradients in", "gradients out")
+# Every word a learner reads in a table, a caption or on a slider, in each language. {blanks}
+# are filled with numbers and with names as PyTorch writes them.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "step": "step",
+        "node": "node",
+        "gradients in": "gradients in",
+        "gradients out": "gradients out",
+        "node of leaf": "{node} of {leaf}",
+        "added to grad": "added to {leaf}.grad",
+        "added to the leaf's grad": "added to the leaf.grad",
+        "nothing sent": "nothing: no input needs a gradient",
+        "used at step": " (step {number})",
+        "hook": "hook",
+        "between": ", ",
+        "more steps": "{count} more steps",
+        "caption": "Step {number} of {total}: {node}",
+        "in": "in: {gradients}",
+        "out": "out: {gradients}",
+        "too long": (
+            "This backward pass ran {count} nodes; pictures are drawn for at most {most}, beyond "
+            "which they cannot be read. The table lists every step."
+        ),
+        "play": "play",
+        "picture": "the autograd graph",
+    },
+    "zh": {
+        "step": "步",
+        "node": "节点",
+        "gradients in": "传入的梯度",
+        "gradients out": "传出的梯度",
+        "node of leaf": "{leaf} 的 {node}",
+        "added to grad": "加到 {leaf}.grad 上",
+        "added to the leaf's grad": "加到叶子张量的 .grad 上",
+        "nothing sent": "无：没有输入需要梯度",
+        "used at step": "（第 {number} 步）",
+        "hook": "钩子",
+        "between": "，",
+        "more steps": "另有 {count} 步未列出",
+        "caption": "第 {number} 步（共 {total} 步）：{node}",
+        "in": "传入：{gradients}",
+        "out": "传出：{gradients}",
+        "too long": (
+            "这次反向传播运行了 {count} 个节点；图最多只画 {most} 步，再多就看不清了，"
+            "所以这里不画图。下表列出了每一步。"
+        ),
+        "play": "播放",
+        "picture": "自动求导的计算图",
+    },
+}
 # Inline styles: a notebook's HTML output has no stylesheet of its own. Where they are stripped
 # (GitHub), the pictures simply stand one below the other.
 ROW_STYLE = "style='display:flex;gap:24px;overflow-x:auto;align-items:flex-start'"
@@ -58,11 +113,28 @@ def table_html(trace: Trace, names: Names = None) -> str:
     return _html_table(_rows(trace, _names(_checked_names(names))))
 
 
+def _say(key: str, **blanks: object) -> str:
+    """The words ``key`` of `WORDS` in the current language, blanks filled."""
+    return choose({language: words[key] for language, words in WORDS.items()}).format(**blanks)
+
+
+def _headers() -> tuple[str, str, str, str]:
+    return (_say("step"), _say("node"), _say("gradients in"), _say("gradients out"))
+
+
 def _text(rows: list[tuple[str, ...]]) -> str:
-    rows = [HEADERS, *_shown(rows)]
-    widths = [max(len(row[column]) for row in rows) for column in range(len(HEADERS))]
-    lines = ["  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)) for row in rows]
+    rows = [_headers(), *_shown(rows)]
+    widths = [max(_width(row[column]) for row in rows) for column in range(len(rows[0]))]
+    lines = [
+        "  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths, strict=True))
+        for row in rows
+    ]
     return "\n".join(line.rstrip() for line in lines)
+
+
+def _width(text: str) -> int:
+    """Columns ``text`` takes in a monospace font: a Chinese character takes two."""
+    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def _html_table(rows: list[tuple[str, ...]]) -> str:
@@ -74,7 +146,7 @@ def _html_table(rows: list[tuple[str, ...]]) -> str:
         )
 
     body = "".join(row_html(row, "td") for row in _shown(rows))
-    return f"<table><thead>{row_html(HEADERS, 'th')}</thead><tbody>{body}</tbody></table>"
+    return f"<table><thead>{row_html(_headers(), 'th')}</thead><tbody>{body}</tbody></table>"
 
 
 def _rows(trace: Trace, named: NamePairs) -> list[tuple[str, str, str, str]]:
@@ -83,21 +155,25 @@ def _rows(trace: Trace, named: NamePairs) -> list[tuple[str, str, str, str]]:
 
     def label(node: Node) -> str:
         name = _short_name(node)
-        return f"{name} of {leaf_names[node]}" if node in leaf_names else name
+        if node in leaf_names:
+            return _say("node of leaf", node=name, leaf=leaf_names[node])
+        return name
 
     def sent(number: int, step: Step) -> str:
         if step.name == "AccumulateGrad":
-            return f"added to {leaf_names.get(step.node, 'the leaf')}.grad"
+            if step.node in leaf_names:
+                return _say("added to grad", leaf=leaf_names[step.node])
+            return _say("added to the leaf's grad")
         if not step.sent:
-            return "nothing: no input needs a gradient"
+            return _say("nothing sent")
         parts = []
         for node, g in step.sent:
             part = f"{_value(g)} → {label(node)}"
             later = _next_run(trace, node, after=number)
             if later is not None:
-                part += f" (step {later})"
+                part += _say("used at step", number=later)
             parts.append(part)
-        return ", ".join(parts)
+        return _say("between").join(parts)
 
     rows = []
     for number, step in enumerate(trace, start=1):
@@ -120,7 +196,7 @@ def _received(step: Step) -> str:
     texts = []
     for before, after in zip(arrived, step.grads_in, strict=True):
         if step.grads_arrived is not None and not _same_bits((before,), (after,)):
-            texts.append(f"{_value(before)} → hook → {_value(after)}")
+            texts.append(f"{_value(before)} → {_say('hook')} → {_value(after)}")
         else:
             texts.append(_value(after))
     return ", ".join(texts)
@@ -133,7 +209,7 @@ def _shown(rows: list) -> list:
     last = 9  # rows kept from the end; one more row says how many are left out
     head, tail = rows[: MAX_ROWS - last - 1], rows[-last:]
     left_out = len(rows) - len(head) - len(tail)
-    return [*head, ("…", f"{left_out} more steps", "", ""), *tail]
+    return [*head, ("…", _say("more steps", count=left_out), "", ""), *tail]
 
 
 def _leaf_names(named: NamePairs) -> dict[Node, str]:
@@ -208,10 +284,7 @@ class StepThrough:
             drawings = _frames(trace, named, options)
             self.pictures = [drawing.svg() for drawing in drawings]
         else:
-            self.note = (
-                f"This backward pass ran {len(trace)} nodes; pictures are drawn for at most "
-                f"{MAX_FRAMES}, beyond which they cannot be read. The table lists every step."
-            )
+            self.note = _say("too long", count=len(trace), most=MAX_FRAMES)
         self._widget = None
 
     def __len__(self) -> int:
@@ -235,10 +308,14 @@ class StepThrough:
         return f"<div {ROW_STYLE}>{figures}</div>"
 
     def _figure(self, index: int, picture: str) -> str:
-        number, node, received, sent = (html.escape(cell) for cell in self.rows[index])
-        caption = (
-            f"<b>Step {number} of {len(self.rows)}: {node}</b><br>in: {received}<br>out: {sent}"
-        )
+        number, node, received, sent = self.rows[index]
+        lines = [
+            _say("caption", number=number, total=len(self.rows), node=node),
+            _say("in", gradients=received),
+            _say("out", gradients=sent),
+        ]
+        title, received_line, sent_line = (html.escape(line) for line in lines)
+        caption = f"<b>{title}</b><br>{received_line}<br>{sent_line}"
         # A table's caption is as wide as the table: the caption wraps to the picture's width
         # instead of widening the figure, with no size written into the page (sizes depend on
         # the machine's fonts, and the stored page is compared by nbval).
@@ -284,8 +361,8 @@ def _slider(view: StepThrough):
     except ImportError:
         return None
     last = len(view.pictures)
-    slider = widgets.IntSlider(value=1, min=1, max=last, description="step")
-    play = widgets.Play(value=1, min=1, max=last, interval=1500, description="play")
+    slider = widgets.IntSlider(value=1, min=1, max=last, description=_say("step"))
+    play = widgets.Play(value=1, min=1, max=last, interval=1500, description=_say("play"))
     widgets.jslink((play, "value"), (slider, "value"))
     picture = widgets.HTML(view.frame_html(0))
 
@@ -378,7 +455,7 @@ def _inline_svg(svg: str) -> str:
 
 def _image(svg: str) -> str:
     source = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
-    return f"<img src='{source}' alt='the autograd graph'>"
+    return f"<img src='{source}' alt='{html.escape(_say('picture'))}'>"
 
 
 def _names(names: Names) -> NamePairs:

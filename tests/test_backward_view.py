@@ -13,14 +13,16 @@ from nbclient import NotebookClient
 from torch.utils.checkpoint import checkpoint
 
 from helpers import backward_view, graph
-from helpers.backward import trace
+from helpers.backward import Step, Trace, trace
 from helpers.backward_view import (
     MAX_FRAMES,
+    WORDS,
     frames,
     step_through,
     table_html,
     table_text,
 )
+from helpers.language import LANGUAGES, speaking
 
 
 def neuron():
@@ -412,3 +414,145 @@ def test_in_a_notebook_the_stored_outputs_are_the_same_on_every_run(tmp_path):
         run[2][0]["data"].pop(widget)
     assert first == second
     assert "AccumulateGrad of w" in first[1][0]["data"]["text/plain"]
+
+
+# --- in Chinese ---------------------------------------------------------------------------------
+
+
+def test_in_chinese_the_table_speaks_chinese_and_keeps_pytorchs_names():
+    a, w, b = neuron()
+    with speaking("zh"):
+        text = table_text(trace(a))
+    assert text == "\n".join(
+        [
+            "步  节点                 传入的梯度  传出的梯度",
+            "1   ReluBackward0        1.0         1.0 → AddBackward0（第 2 步）",
+            "2   AddBackward0         1.0         1.0 → MulBackward0（第 4 步），"
+            "1.0 → b 的 AccumulateGrad（第 3 步）",
+            "3   b 的 AccumulateGrad  1.0         加到 b.grad 上",
+            "4   MulBackward0         1.0         3.0 → w 的 AccumulateGrad（第 5 步）",
+            "5   w 的 AccumulateGrad  3.0         加到 w.grad 上",
+        ]
+    )
+
+
+def display_width(text):
+    """Columns in a monospace font: a Chinese character takes two."""
+    return sum(2 if "\u4e00" <= character <= "\u9fff" else 1 for character in text)
+
+
+def test_in_chinese_the_columns_line_up_in_a_monospace_font():
+    # Padding by len() would shift every column after a Chinese name (b 的 AccumulateGrad).
+    a, w, b = neuron()
+    with speaking("zh"):
+        header, *rows = table_text(trace(a)).splitlines()
+    where_gradients_start = display_width(header.split("传入的梯度")[0])
+    for row in rows[:4]:  # each of these rows receives 1.0
+        assert display_width(row.split("1.0")[0]) == where_gradients_start, row
+
+
+class _NodeWithoutInputs:
+    """Stands for a node none of whose inputs needs a gradient: it sends nothing on."""
+
+    next_functions = ((None, 0),)
+
+    def name(self):
+        return "SinkBackward0"
+
+
+def sink_trace():
+    node = _NodeWithoutInputs()
+    step = Step(node, node.name(), (torch.tensor(1.0),), (None,))
+    return Trace(torch.tensor(1.0), [step])
+
+
+@pytest.mark.parametrize(
+    ("language", "said"),
+    [("en", "nothing: no input needs a gradient"), ("zh", "无：没有输入需要梯度")],
+)
+def test_a_node_that_sends_nothing_says_why(language, said):
+    with speaking(language):
+        assert table_text(sink_trace()).splitlines()[1].endswith(said)
+
+
+def test_in_chinese_a_leaf_without_a_name_is_the_leaf():
+    with speaking("zh"):
+        text = table_text(trace(neuron()[0]))
+    assert "加到叶子张量的 .grad 上" in text
+
+
+def test_in_chinese_a_hook_that_changed_a_gradient_is_shown_as_a_hook():
+    a, w, b = neuron()
+    a.register_hook(lambda grad: grad * 0)
+    with speaking("zh"):
+        text = table_text(trace(a))
+    assert "1.0 → 钩子 → 0.0" in text
+
+
+def test_in_chinese_a_long_table_says_how_many_steps_are_left_out():
+    with speaking("zh"):
+        text = table_text(trace(chain(200)))
+    assert re.search(r"^…\s+另有 141 步未列出$", text, re.MULTILINE)
+
+
+def test_in_chinese_each_picture_has_a_chinese_caption():
+    a, w, b = neuron()
+    with speaking("zh"):
+        view = step_through(trace(a))
+        frame = view.frame_html(4)
+        strip = view.static_html()
+    assert (
+        "<b>第 5 步（共 5 步）：w 的 AccumulateGrad</b><br>传入：3.0<br>传出：加到 w.grad 上"
+        in frame
+    )
+    assert "alt='自动求导的计算图'" in strip
+
+
+def test_in_chinese_the_slider_is_labelled_in_chinese():
+    a, w, b = neuron()
+    with speaking("zh"):
+        controls, _ = step_through(trace(a)).widget().children
+    play, slider = controls.children
+    assert (slider.description, play.description) == ("步", "播放")
+
+
+def test_in_chinese_a_long_trace_gets_its_note_in_chinese(draw_calls):
+    with speaking("zh"):
+        bundle = step_through(trace(chain(MAX_FRAMES + 1)))._repr_mimebundle_()
+    assert bundle["text/plain"].startswith(f"这次反向传播运行了 {MAX_FRAMES + 1} 个节点")
+    assert f"图最多只画 {MAX_FRAMES} 步" in bundle["text/html"]
+    assert "<th style='text-align:left'>传入的梯度</th>" in bundle["text/html"]
+
+
+def test_in_chinese_the_table_html_has_chinese_headers():
+    a, w, b = neuron()
+    with speaking("zh"):
+        markup = table_html(trace(a))
+    assert "<th style='text-align:left'>步</th>" in markup and "加到 w.grad 上" in markup
+
+
+def _blanks(text):
+    return sorted(re.findall(r"\{(\w+)\}", text))
+
+
+def test_every_language_has_every_word_with_the_same_blanks():
+    assert set(WORDS) == set(LANGUAGES)
+    for language, words in WORDS.items():
+        assert set(words) == set(WORDS["en"]), language
+        for key, text in words.items():
+            assert _blanks(text) == _blanks(WORDS["en"][key]), (language, key)
+
+
+def test_every_chinese_word_is_chinese():
+    for key, text in WORDS["zh"].items():
+        if key != "between":  # the separator between gradients is punctuation
+            assert re.search(r"[\u4e00-\u9fff]", text), (key, text)
+        assert not re.search(r"[A-Za-z]{3,}(?: [A-Za-z]+){2,}", text), (key, text)
+
+
+def test_english_stays_the_default_after_a_chinese_table():
+    a, w, b = neuron()
+    steps = trace(a)
+    with speaking("zh"):
+        table_text(steps)
+    assert table_text(steps).startswith("step  node")

@@ -66,13 +66,16 @@ def add_references(graph: Graph) -> tuple[Graph, dict[str, int]]:
     Returns the new graph (the input is not changed) and, for each box that now has references,
     how many arrows leave it in total (its uses), for the caption.
     """
-    rows = _rows_from_bottom(graph.nodes, graph.edges)
     by_source: dict[str, list[GraphEdge]] = defaultdict(list)
     for edge in graph.edges:
         by_source[edge.source].append(edge)
+    shared = {source: edges for source, edges in by_source.items() if len(edges) > 1}
+    if not shared:  # a chain, a tree: nothing is used twice, so nothing is repeated
+        return graph, {}
+    rows = _rows_from_bottom(graph.nodes, graph.edges)
     far: set[int] = set()  # id() of the arrows to replace
     uses: dict[str, int] = {}
-    for source, edges in by_source.items():
+    for source, edges in shared.items():
         spans = [rows[edge.target] - rows[source] for edge in edges]
         if sum(span - 1 for span in spans) > DETOUR_BUDGET:
             far.update(id(e) for e, span in zip(edges, spans, strict=True) if span > REACH)
@@ -154,22 +157,27 @@ def plan(graph: Graph) -> Plan:
             for s in candidates:
                 if depth[s] == deepest:
                     stretch[(s, target)] = height
-    rows = _rows(order, inputs, stretch)
-    boxes = len(ids) + _detours(graph)
+    consumers: dict[str, list[str]] = defaultdict(list)
+    for target, sources in inputs.items():
+        for source in sources:
+            consumers[source].append(target)
+    height = _heights(order, consumers, stretch)
+    # Every arrow crossing rows passes an invisible point per row crossed, which Graphviz places
+    # like a box.
+    detours = sum(
+        height[source] - height[target] - 1
+        for target, sources in inputs.items()
+        for source in sources
+    )
+    boxes = len(ids) + detours
     seconds = SECONDS_TO_START + SECONDS_PER_BOX * boxes + SECONDS_PER_BOX_SQUARED * boxes**2
     iterations = ITERATIONS_PER_BOX if len(ids) > LARGE_PICTURE else None
-    return Plan(spine, stretch, rows, seconds, iterations)
+    return Plan(spine, stretch, 1 + max(height.values(), default=0), seconds, iterations)
 
 
 def estimate_seconds(graph: Graph) -> float:
     """The seconds Graphviz is expected to take to lay ``graph`` out (see `plan`)."""
     return plan(graph).estimated_seconds
-
-
-def _detours(graph: Graph) -> int:
-    """The invisible points Graphviz will route arrows through: one per row crossed."""
-    rows = _rows_from_bottom(graph.nodes, graph.edges)
-    return sum(max(0, rows[edge.target] - rows[edge.source] - 1) for edge in graph.edges)
 
 
 # --- graph arithmetic --------------------------------------------------------------------------
@@ -209,33 +217,26 @@ def _branch_heights(
     return height
 
 
-def _rows(order: list[str], inputs: dict[str, list[str]], stretch: dict) -> int:
-    """How many rows the picture will have once the stretched arrows are stretched."""
-    row: dict[str, int] = {}
-    for box in order:
-        row[box] = max((row[s] + stretch.get((s, box), 1) for s in inputs.get(box, ())), default=0)
-    return 1 + max(row.values(), default=0)
+def _heights(
+    order: list[str], consumers: dict[str, list[str]], stretch: dict[tuple[str, str], int]
+) -> dict[str, int]:
+    """Each box's row counted from the bottom, every box as low as its arrows let it go.
+
+    That is where dot puts a box with no inputs (a leaf): just above its highest use, so the
+    arrows of a leaf used at many steps span from there down to each use.
+    """
+    height: dict[str, int] = {}
+    for box in reversed(order):
+        below = consumers.get(box, ())
+        height[box] = max((height[t] + stretch.get((box, t), 1) for t in below), default=0)
+    return height
 
 
 def _rows_from_bottom(nodes: list[GraphNode], edges: list[GraphEdge]) -> dict[str, int]:
-    """The row each box would get, counted from the top, with every box as low as it can go.
-
-    dot places a box that has no inputs (a leaf) just above its highest use, so the arrows of a
-    leaf used at many steps span from there to each of its uses.
-    """
-    ids = [node.id for node in nodes]
+    """The row each box would get, counted from the top (see `_heights`)."""
     consumers: dict[str, list[str]] = defaultdict(list)
-    has_inputs: set[str] = set()
     for edge in edges:
         consumers[edge.source].append(edge.target)
-        has_inputs.add(edge.target)
-    order = _topological(ids, edges)
-    height: dict[str, int] = {}
-    for box in reversed(order):
-        height[box] = max((height[t] + 1 for t in consumers[box]), default=0)
+    height = _heights(_topological([node.id for node in nodes], edges), consumers, {})
     top = max(height.values(), default=0)
-    row = {box: top - height[box] for box in ids}
-    for box in ids:
-        if box not in has_inputs and consumers[box]:
-            row[box] = min(row[t] for t in consumers[box]) - 1
-    return row
+    return {box: top - h for box, h in height.items()}

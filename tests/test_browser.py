@@ -173,7 +173,7 @@ READ_CELLS = """() => {
     prompt: (cell.querySelector('.jp-InputArea-prompt') || {textContent: ''}).textContent.trim(),
     output_text: [...cell.querySelectorAll('.jp-OutputArea-output')]
         .map(o => o.innerText).join('\\n'),
-    images: [...cell.querySelectorAll('img')].map(img => ({
+    images: [...cell.querySelectorAll('img:not(.cm-widgetBuffer)')].map(img => ({
         source: img.currentSrc || img.src, loaded: img.complete && img.naturalWidth > 0,
         in_output: img.closest('.jp-OutputArea') !== null,
         in_widget: img.closest('.jupyter-widgets') !== null})),

@@ -7,6 +7,11 @@ picture. Ours draws the whole graph here (max_nodes=None), so both pictures hold
 Then 1,000 and 3,000 layers, which torchviz cannot draw (its recursive walk hits Python's
 recursion limit): ours with the default max_nodes, and whole.
 
+Then the graphs a learner builds next, where one tensor is used at many places: one weight
+reused at every step (an unrolled RNN), a loss total kept across training steps, an LSTM cell
+unrolled. Ours with the default options, and whole (max_nodes=None) where torchviz draws the
+whole graph too; torchviz is stopped after 60 s.
+
     python benchmarks/bench_graph.py [--repeat 7]
 
 torchviz is a benchmark-only extra (pip install torchviz); its side is skipped, with a message,
@@ -18,15 +23,17 @@ from __future__ import annotations
 import argparse
 import shutil
 import statistics
+import subprocess
 import time
 from collections.abc import Callable
 
 import torch
 
-from helpers.graph import DEFAULT_MAX_NODES, draw
+from helpers.graph import DEFAULT_MAX_NODES, GraphTooLarge, draw
 
 COMPARED_SIZES = (10, 30, 100, 300)
 DEEP_SIZES = (1000, 3000)
+TORCHVIZ_SECONDS = 60
 
 
 def chain(layers: int, width: int = 16) -> torch.Tensor:
@@ -104,6 +111,99 @@ def deep(repeat: int) -> None:
         print(f"{layers:>7} {default_ms:>26.1f} {whole_s:>20.1f} {theirs:>16}")
 
 
+def shared_weight_chain(steps: int) -> torch.Tensor:
+    """h = tanh(h @ W) with the same W at every step, as in an unrolled RNN."""
+    generator = torch.Generator().manual_seed(0)
+    W = (torch.randn(4, 4, generator=generator) * 0.5).requires_grad_()
+    h = torch.randn(1, 4, generator=generator)
+    for _ in range(steps):
+        h = torch.tanh(h @ W)
+    return h.sum()
+
+
+def loss_total(steps: int) -> torch.Tensor:
+    """total = total + loss across training steps: every graph kept, the parameters shared."""
+    generator = torch.Generator().manual_seed(0)
+    model = torch.nn.Linear(3, 1)
+    total = 0
+    for _ in range(steps):
+        x, target = torch.randn(8, 3, generator=generator), torch.randn(8, 1, generator=generator)
+        total = total + ((model(x) - target) ** 2).mean()
+    return total
+
+
+def lstm_cell_unrolled(steps: int) -> torch.Tensor:
+    generator = torch.Generator().manual_seed(0)
+    cell = torch.nn.LSTMCell(3, 4)
+    h = c = torch.zeros(1, 4)
+    for x in torch.randn(steps, 1, 3, generator=generator):
+        h, c = cell(x, (h, c))
+    return h.sum()
+
+
+LEARNER_GRAPHS = [
+    ("one weight at every step", shared_weight_chain, (30, 50, 100, 300, 1000, 3000)),
+    ("loss total over steps", loss_total, (100, 200, 1000)),
+    ("LSTM cell unrolled", lstm_cell_unrolled, (200,)),
+]
+
+
+def torchviz_seconds(y: torch.Tensor) -> str | float:
+    """torchviz's make_dot and the dot program's SVG, as its .pipe() runs it, stopped at 60 s."""
+    try:
+        import torchviz
+    except ImportError:
+        return "not installed"
+    if shutil.which("dot") is None:
+        return "no dot program"
+    start = time.perf_counter()
+    try:
+        source = torchviz.make_dot(y).source
+    except RecursionError:
+        return "RecursionError"
+    try:
+        subprocess.run(
+            ["dot", "-Tsvg"],
+            input=source.encode(),
+            capture_output=True,
+            timeout=TORCHVIZ_SECONDS,
+            check=True,
+        )
+    except subprocess.TimeoutExpired:
+        return f"over {TORCHVIZ_SECONDS} s"
+    return time.perf_counter() - start
+
+
+def learner_graphs(repeat: int) -> None:
+    print(
+        f"\n{'graph':<26} {'steps':>6} {'ours default s':>15} {'ours whole s':>13} "
+        f"{'torchviz s':>14} {'whole / torchviz':>17}"
+    )
+    for title, make, sizes in LEARNER_GRAPHS:
+        for steps in sizes:
+            y = make(steps)
+            ours(y, DEFAULT_MAX_NODES)  # warm up
+            default_s = statistics.median(
+                seconds(ours, y, DEFAULT_MAX_NODES) for _ in range(repeat)
+            )
+            try:
+                whole_s: str | float = seconds(ours, y, None)
+            except GraphTooLarge as refused:
+                whole_s = "refused, " + str(refused).split("about ")[1].split(" to place")[0]
+            theirs = torchviz_seconds(y)
+            ratio = ""
+            if isinstance(theirs, float) and isinstance(whole_s, float):
+                ratio = f"{whole_s / theirs:.2f}"
+            print(
+                f"{title:<26} {steps:>6} {default_s:>15.3f} {_shown(whole_s):>13} "
+                f"{_shown(theirs):>14} {ratio:>17}"
+            )
+
+
+def _shown(value: str | float) -> str:
+    return f"{value:.3f}" if isinstance(value, float) else value
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="runs per size (median is shown)")
@@ -111,6 +211,7 @@ def main() -> None:
     print(f"torch {torch.__version__}; chains of tanh(h @ w + 1), h of shape (4, 16)\n")
     compare(args.repeat)
     deep(max(1, args.repeat // 2))
+    learner_graphs(max(1, args.repeat // 2))
 
 
 if __name__ == "__main__":

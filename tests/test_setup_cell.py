@@ -10,11 +10,13 @@ import types
 import pytest
 
 from tools.set_repository import (
+    READMES,
     ROOT,
     binder_link,
     colab_link,
     configured_repository,
     github_slug,
+    language_of,
     notebooks,
     set_repository,
     setup_cell,
@@ -55,7 +57,7 @@ def in_colab(monkeypatch):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_starts_with_the_setup_cell_for_the_configured_repository(path):
-    assert first_code_cell_source(path) == setup_cell(configured_repository()), (
+    assert first_code_cell_source(path) == setup_cell(configured_repository(), language_of(path)), (
         "the first code cell differs from the setup cell: run "
         "`.venv/bin/python tools/set_repository.py <repository address>` to rewrite it"
     )
@@ -82,12 +84,13 @@ def test_setup_cell_in_colab_installs_from_the_source_variable_when_it_is_set(
     assert pip_calls == [[sys.executable, "-m", "pip", "install", "--quiet", "/checkout"]]
 
 
+@pytest.mark.parametrize("language", ["en", "zh"])
 @pytest.mark.parametrize(
     "address", [configured_repository(), LONG_ADDRESS], ids=["configured", "long"]
 )
-def test_setup_cell_passes_ruff_for_any_repository_address(address, tmp_path):
+def test_setup_cell_passes_ruff_for_any_repository_address(address, language, tmp_path):
     cell = tmp_path / "setup_cell.py"
-    cell.write_text(setup_cell(address) + "\n")
+    cell.write_text(setup_cell(address, language) + "\n", encoding="utf-8")
     ruff = [sys.executable, "-m", "ruff", "--config", str(ROOT / "pyproject.toml")]
     for command in (["check", "--quiet"], ["format", "--check", "--quiet"]):
         result = subprocess.run(ruff + command + [str(cell)], capture_output=True, text=True)
@@ -102,26 +105,36 @@ def test_setup_cell_for_a_long_address_still_installs_from_it(pip_calls, in_cola
 # --- the README's badges -----------------------------------------------------------------------
 
 README = ROOT / "README.md"
+
+
+def readme_of(notebook) -> str:
+    """The README whose table lists ``notebook``: the one of its edition."""
+    return (ROOT / READMES[language_of(notebook)]).read_text(encoding="utf-8")
+
+
 # The badges' links name the repository as OWNER/NAME; a link to another project may name another.
 BADGE_LINK = re.compile(
     r"(?:colab\.research\.google\.com/github|mybinder\.org/v2/gh)/([\w.-]+/[\w.-]+)"
 )
 
 
-def test_every_colab_and_binder_link_in_the_readme_names_the_configured_repository():
-    slugs = set(BADGE_LINK.findall(README.read_text(encoding="utf-8")))
+@pytest.mark.parametrize("readme", list(READMES.values()))
+def test_every_colab_and_binder_link_in_the_readme_names_the_configured_repository(readme):
+    slugs = set(BADGE_LINK.findall((ROOT / readme).read_text(encoding="utf-8")))
     assert slugs <= {github_slug(configured_repository())}
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_readme_has_an_open_in_colab_badge_for_the_notebook(path):
     link = colab_link(configured_repository(), path.relative_to(ROOT).as_posix())
-    assert f"]({link})" in README.read_text(encoding="utf-8"), f"missing: {link}"
+    assert f"]({link})" in readme_of(path), f"missing: {link}"
 
 
-def test_readme_has_a_launch_binder_badge_that_opens_the_first_notebook():
-    link = binder_link(configured_repository(), NOTEBOOKS[0].relative_to(ROOT).as_posix())
-    assert f"]({link})" in README.read_text(encoding="utf-8"), f"missing: {link}"
+@pytest.mark.parametrize("language", list(READMES))
+def test_readme_has_a_launch_binder_badge_that_opens_the_first_notebook(language):
+    first = next(p for p in NOTEBOOKS if language_of(p) == language)
+    link = binder_link(configured_repository(), first.relative_to(ROOT).as_posix())
+    assert f"]({link})" in readme_of(first), f"missing: {link}"
 
 
 # --- tools/set_repository.py -------------------------------------------------------------------
@@ -137,11 +150,12 @@ def checkout(tmp_path):
     shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
     shutil.copytree(ROOT / "notebooks", tmp_path / "notebooks")
     repository, first = configured_repository(), "notebooks/en/01_autograd_basics.ipynb"
-    (tmp_path / "README.md").write_text(
-        f"[![Open in Colab](badge.svg)]({colab_link(repository, first)})\n"
-        f"[![Launch Binder](badge.svg)]({binder_link(repository, first)})\n"
-        f"Fork [the repository]({repository}); read [PyTorch]({OTHER_PROJECT}).\n"
-    )
+    for readme in READMES.values():
+        (tmp_path / readme).write_text(
+            f"[![Open in Colab](badge.svg)]({colab_link(repository, first)})\n"
+            f"[![Launch Binder](badge.svg)]({binder_link(repository, first)})\n"
+            f"Fork [the repository]({repository}); read [PyTorch]({OTHER_PROJECT}).\n"
+        )
     return tmp_path
 
 
@@ -153,13 +167,14 @@ def test_set_repository_rewrites_pyproject_every_setup_cell_and_the_readme_links
     set_repository(FORK, checkout)
     assert configured_repository(checkout) == FORK
     for path in notebooks(checkout):
-        assert first_code_cell_source(path) == setup_cell(FORK)
+        assert first_code_cell_source(path) == setup_cell(FORK, language_of(path))
     first = "notebooks/en/01_autograd_basics.ipynb"
-    assert (checkout / "README.md").read_text() == (
-        f"[![Open in Colab](badge.svg)]({colab_link(FORK, first)})\n"
-        f"[![Launch Binder](badge.svg)]({binder_link(FORK, first)})\n"
-        f"Fork [the repository]({FORK}); read [PyTorch]({OTHER_PROJECT}).\n"
-    )
+    for readme in READMES.values():
+        assert (checkout / readme).read_text() == (
+            f"[![Open in Colab](badge.svg)]({colab_link(FORK, first)})\n"
+            f"[![Launch Binder](badge.svg)]({binder_link(FORK, first)})\n"
+            f"Fork [the repository]({FORK}); read [PyTorch]({OTHER_PROJECT}).\n"
+        )
 
 
 def test_set_repository_changes_only_the_setup_cells_of_the_notebooks(checkout):

@@ -5,8 +5,8 @@
 The repository address lives in one place, `[project.urls] Repository` in pyproject.toml. Three
 things are derived from it and must agree with it (tests/test_setup_cell.py checks that they do):
 the setup cell at the top of every notebook, which installs `helpers` from that repository when
-the notebook runs in Colab; and the README's "Open in Colab" and "Launch Binder" badges. This
-command rewrites all of them, and nothing else.
+the notebook runs in Colab; and the "Open in Colab" and "Launch Binder" badges of the README of
+each edition (README.md, README.zh-CN.md). This command rewrites all of them, and nothing else.
 """
 
 from __future__ import annotations
@@ -19,6 +19,8 @@ from pathlib import Path
 import nbformat
 
 ROOT = Path(__file__).resolve().parent.parent
+# The README of each edition: its badges open that edition's notebooks.
+READMES = {"en": "README.md", "zh": "README.zh-CN.md"}
 SOURCE_VARIABLE = "AUTOGRAD_NOTEBOOKS_SOURCE"
 LINE_LENGTH = 100  # ruff's line length for this project (pyproject.toml)
 # Colab opens notebooks from GitHub only, and Binder's badge here is its GitHub form.
@@ -54,19 +56,31 @@ def github_slug(address: str) -> str:
     return f"{match.group(1)}/{match.group(2)}"
 
 
-def setup_cell(repository: str) -> str:
+# The setup cell's one comment, in the language of each edition (notebooks/en, notebooks/zh).
+SETUP_COMMENT = {
+    "en": "# Colab only: install this collection's helpers (Colab keeps its own torch). "
+    "Elsewhere: nothing.",
+    "zh": "# 仅在 Colab 中：安装本课程的 helpers（Colab 保留自带的 torch）。其他环境：什么也不做。",
+}
+
+
+def language_of(notebook: Path) -> str:
+    """The edition a notebook belongs to: the name of its folder under notebooks/ ("en", "zh")."""
+    return notebook.parent.name if notebook.parent.name in SETUP_COMMENT else "en"
+
+
+def setup_cell(repository: str, language: str = "en") -> str:
     """The first code cell of every notebook, installing `helpers` from ``repository`` in Colab.
 
     Laid out as `ruff format` lays it out, so that the notebooks stay lint-clean for a
-    repository address of any length.
+    repository address of any length. Only its comment differs between the editions.
     """
     source = f'"git+{repository}"'
     arguments = f'        "{SOURCE_VARIABLE}", {source}'
     if len(arguments) > LINE_LENGTH:
         arguments = f'        "{SOURCE_VARIABLE}",\n        {source},'
     return (
-        "# Colab only: install this collection's helpers (Colab keeps its own torch). "
-        "Elsewhere: nothing.\n"
+        f"{SETUP_COMMENT[language]}\n"
         "import os\n"
         "import subprocess\n"
         "import sys\n"
@@ -114,11 +128,12 @@ def _rewrite_pyproject(path: Path, old: str, new: str) -> bool:
 def _rewrite_notebook(path: Path, new: str) -> bool:
     notebook = nbformat.read(path, as_version=4)
     cell = _first_code_cell(notebook)
-    if cell.source == setup_cell(new):
+    wanted = setup_cell(new, language_of(path))
+    if cell.source == wanted:
         return False
     if "google.colab" not in cell.source:
         raise ValueError(f"{path}: the first code cell is not the Colab setup cell; fix it first.")
-    cell.source = setup_cell(new)
+    cell.source = wanted
     nbformat.write(notebook, path)
     return True
 
@@ -145,8 +160,9 @@ def set_repository(new: str, root: Path = ROOT) -> list[Path]:
     if old != new and configured_repository(root) != new:
         raise ValueError('pyproject.toml: could not find the `Repository = "..."` line to change.')
     changed += [path for path in notebooks(root) if _rewrite_notebook(path, new)]
-    if _rewrite_readme(root / "README.md", old, new):
-        changed.append(root / "README.md")
+    for readme in READMES:
+        if _rewrite_readme(root / readme, old, new):
+            changed.append(root / readme)
     return changed
 
 

@@ -160,7 +160,7 @@ def set_repository(new: str, root: Path = ROOT) -> list[Path]:
     if old != new and configured_repository(root) != new:
         raise ValueError('pyproject.toml: could not find the `Repository = "..."` line to change.')
     changed += [path for path in notebooks(root) if _rewrite_notebook(path, new)]
-    for readme in READMES:
+    for readme in READMES.values():
         if _rewrite_readme(root / readme, old, new):
             changed.append(root / readme)
     return changed

@@ -22,6 +22,15 @@ place, through an IPython display handle, rather than clearing the cell's output
 outputs up in a saved notebook). When the loop ends that place holds exactly one figure, the
 final curve, above anything the loop printed. Outside a notebook nothing is shown and
 ``live.figure`` simply holds the curve, so scripts and tests run headless.
+
+The words in a picture follow `helpers.set_language`, but only as far as the machine can draw
+them. matplotlib draws the picture on the machine that runs the kernel, and a Chinese character
+needs a font that has it: without one it comes out as an empty box. So in Chinese the labels,
+the legend's and the caption's words are Chinese when matplotlib has a font with every
+character they use (Noto Sans CJK, Source Han Sans, WenQuanYi, Microsoft YaHei, PingFang, ...:
+see `_ChineseFont`), and English otherwise (Colab has none, for one), with the notebook's text
+around the picture saying in Chinese what the axes are. Text outside the picture (the line that
+keeps the live plot's place) is always in the chosen language.
 """
 
 from __future__ import annotations
@@ -29,19 +38,24 @@ from __future__ import annotations
 import io
 import math
 import numbers
+import re
 import reprlib
 import textwrap
 import time
+import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from types import TracebackType
 from typing import Any
 
 import matplotlib.pyplot as plt
+from matplotlib import font_manager
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
+
+from helpers.language import get_language
 
 __all__ = ["LiveLossPlot", "plot_losses"]
 
@@ -56,9 +70,44 @@ _MAX_REDRAW_SHARE = 0.05
 _clock = time.perf_counter
 
 Curve = tuple[list[int], list[float]]  # the steps and the loss at each step
-# matplotlib leaves a label that starts with "_" out of the legend; a run named "" has no text.
-_UNNAMED_RUN = "(unnamed run)"
-_CAPTION_WIDTH = 56  # characters per line of the caption about skipped losses
+_CAPTION_WIDTH = 56  # columns per line of the caption about skipped losses (a character: two)
+_CLOSING_MARKS = set("，。、；：？！）」』”")  # never the first character of a line
+_OPENING_MARKS = set("（「『“")  # never the last
+
+# Every word a plot writes, in each language. Those drawn into a picture are Chinese only where
+# a font can draw them (`_picture_words`); "placeholder" is text in the notebook, never drawn.
+WORDS: dict[str, dict[str, str]] = {
+    "en": {
+        "step": "step",
+        "loss": "loss",
+        "loss (log scale)": "loss (log scale)",
+        # matplotlib leaves a label starting with "_" out of the legend; "" would have no text.
+        "unnamed run": "(unnamed run)",
+        "at step": "step {step}",
+        "at step of run": "step {step} of run {run}",
+        "one loss": "1 loss",
+        "losses": "{count} losses",
+        "not finite": "Skipped {losses} nan or infinite (first at {where}): did the training "
+        "diverge?",
+        "not positive": "Skipped {losses} 0 or below, which a log axis cannot show (first at "
+        "{where}); log_y=False draws them.",
+        "placeholder": "(the loss curve is drawn here while the loop runs)",
+    },
+    "zh": {
+        "step": "步",
+        "loss": "损失",
+        "loss (log scale)": "损失（对数坐标）",
+        "unnamed run": "（未命名）",
+        "at step": "第 {step} 步",
+        "at step of run": "运行 {run} 的第 {step} 步",
+        "one loss": "1 个",
+        "losses": "{count} 个",
+        "not finite": "跳过了 {losses} nan 或无穷大的损失（第一个在{where}）：训练发散了吗？",
+        "not positive": "跳过了 {losses}小于或等于 0 的损失，对数坐标轴画不出它们（第一个在"
+        "{where}）；log_y=False 可以画出它们。",
+        "placeholder": "（训练循环运行时，损失曲线会画在这里）",
+    },
+}
 # Beyond 2**53 a float, which the axis works in, no longer tells neighbouring steps apart.
 _LARGEST_STEP = 2**53
 
@@ -86,6 +135,7 @@ def plot_losses(
         figure, ax = plt.subplots(figsize=FIGURE_SIZE, layout="constrained")
         # Left open, the inline backend would show the figure a second time at the end of the cell.
         plt.close(figure)
+    words = _picture_words(f"{title or ''}{''.join(runs)}")
     skipped = _Skipped()
     lines = []
     for index, (name, (x, y)) in enumerate(runs.items()):
@@ -101,11 +151,11 @@ def plot_losses(
             linestyle=style,
             label=name or None,
         )
-    _label_axes(ax, title, log_y)
+    _label_axes(ax, title, log_y, words)
     if isinstance(losses, Mapping):
-        _legend(ax, lines, list(runs))
+        _legend(ax, lines, list(runs), words)
     if skipped:
-        _caption(ax, skipped.note())
+        _caption(ax, skipped.note(words), words)
     return ax.figure
 
 
@@ -144,6 +194,7 @@ class LiveLossPlot:
         self._skipped = _Skipped()
         self._note: Text | None = None  # the caption, once a loss has been left out
         self.redraws = 0
+        self._words = _picture_words(title or "")  # one language for the whole picture
         # A figure outside pyplot: the inline backend never shows it on its own, so the cell
         # holds only the picture this class displays.
         self.figure = Figure(figsize=FIGURE_SIZE)
@@ -153,7 +204,7 @@ class LiveLossPlot:
         self.figure.subplots_adjust(left=0.13, right=0.97, bottom=0.14, top=0.9 if title else 0.94)
         self._axes = self.figure.add_subplot()
         (self._line,) = self._axes.plot([], [])
-        _label_axes(self._axes, title, log_y)
+        _label_axes(self._axes, title, log_y, self._words)
         self._display = _notebook_display()
         self._handle: Any = None  # the IPython display handle of the picture's place in the cell
         self._next_redraw: float | None = None
@@ -210,9 +261,9 @@ class LiveLossPlot:
         self._axes.relim()
         self._axes.autoscale_view()
         if self._skipped:
-            note = self._skipped.note()
+            note = self._skipped.note(self._words)
             if self._note is None:
-                self._note = _caption(self._axes, note)
+                self._note = _caption(self._axes, note, self._words)
             else:
                 self._note.set_text(note)
         if self._display is not None:
@@ -226,7 +277,7 @@ class LiveLossPlot:
 
         # A line of text takes the picture's place in the cell at the first step, so that the
         # curve sits above whatever the loop prints, however late the first picture comes.
-        placeholder = Pretty("(the loss curve is drawn here while the loop runs)")
+        placeholder = Pretty(WORDS[get_language()]["placeholder"])
         self._handle = self._display(placeholder, display_id=True)
 
     def _show(self) -> None:
@@ -253,64 +304,212 @@ def _notebook_display() -> Any:
     return display
 
 
-def _label_axes(ax: Axes, title: str | None, log_y: bool) -> None:
-    ax.set_xlabel("step")
+# --- the words of a picture, and the font that draws them ----------------------------------
+
+
+@dataclass(frozen=True)
+class _Words:
+    """The words one picture is drawn with, and the font families that can draw them all."""
+
+    texts: dict[str, str]
+    fontfamily: list[str] | None = None  # None: matplotlib's default font has every character
+
+    def __call__(self, key: str, **blanks: object) -> str:
+        return self.texts[key].format(**blanks)
+
+    @property
+    def font(self) -> dict[str, Any]:
+        """Keyword arguments for a matplotlib text drawn in this picture."""
+        return {} if self.fontfamily is None else {"fontfamily": self.fontfamily}
+
+
+class _ChineseFont:
+    """The font on this machine that has every Chinese character the plots draw, looked up once.
+
+    matplotlib keeps a list of the machine's fonts, cached on disk the first time it runs, so a
+    font installed later is missing from it until the cache is deleted. When the list has no
+    Chinese font, the font folders are read once more (about 30 ms) and any new font files added
+    (``fontManager.addfont``), as a rebuilt cache would. A font counts only if its character map
+    has every character: a name alone does not promise the glyphs.
+    """
+
+    # Simplified Chinese first, then fonts that also cover it; the names matplotlib reports.
+    PREFERRED = (
+        "Noto Sans CJK SC",
+        "Source Han Sans SC",
+        "Source Han Sans CN",
+        "Noto Sans SC",
+        "WenQuanYi Micro Hei",
+        "WenQuanYi Zen Hei",
+        "Microsoft YaHei",
+        "DengXian",
+        "SimHei",
+        "PingFang SC",
+        "Hiragino Sans GB",
+        "Heiti SC",
+        "STHeiti",
+        "Songti SC",
+        "Droid Sans Fallback",
+        "AR PL UMing CN",
+        "Noto Sans CJK JP",
+        "Noto Sans CJK TC",
+        "Source Han Sans",
+        "Arial Unicode MS",
+    )
+
+    def __init__(self) -> None:
+        self._found: dict[str, str | None] = {}  # characters needed -> the font's name
+
+    def name(self, characters: str) -> str | None:
+        """The name of a font with every one of ``characters``, or None if there is none."""
+        if characters not in self._found:
+            found = self._search(characters)
+            if found is None and self._add_fonts_installed_since_the_cache():
+                found = self._search(characters)
+            self._found[characters] = found
+        return self._found[characters]
+
+    def _search(self, characters: str) -> str | None:
+        entries = {entry.name: entry for entry in font_manager.fontManager.ttflist}
+        for name in self.PREFERRED:
+            if name in entries and _has_characters(entries[name].fname, characters):
+                return name
+        return None
+
+    @staticmethod
+    def _add_fonts_installed_since_the_cache() -> bool:
+        known = {entry.fname for entry in font_manager.fontManager.ttflist}
+        new = [path for path in font_manager.findSystemFonts() if path not in known]
+        for path in new:
+            try:
+                font_manager.fontManager.addfont(path)
+            except Exception:
+                continue  # a file matplotlib cannot read is no font for us
+        return bool(new)
+
+
+def _has_characters(path: str, characters: str) -> bool:
+    try:
+        charmap = font_manager.get_font(path).get_charmap()
+    except Exception:
+        return False  # a font file FreeType cannot open draws nothing
+    return all(ord(character) in charmap for character in characters)
+
+
+_chinese_font = _ChineseFont()
+
+
+def _characters_beyond_ascii(texts: dict[str, str]) -> str:
+    """The characters of the texts a picture draws that matplotlib's default font may lack."""
+    drawn = "".join(text for key, text in texts.items() if key != "placeholder")
+    return "".join(sorted({character for character in drawn if ord(character) > 127}))
+
+
+def _picture_words(callers_text: str = "") -> _Words:
+    """The words for a new picture: the chosen language's, if this machine can draw them.
+
+    With Chinese words, or Chinese in ``callers_text`` (a title, the names of runs: a learner
+    may write them in Chinese in either edition), the picture gets a font list ending in a
+    Chinese font, so Latin letters and digits keep matplotlib's default font and only the
+    characters it lacks come from the other.
+    """
+    texts = WORDS[get_language()]
+    name = None
+    ours = _characters_beyond_ascii(texts)
+    if ours:
+        name = _chinese_font.name(ours)
+        if name is None:
+            texts = WORDS["en"]  # boxes instead of characters would teach nothing
+    theirs = "".join(sorted({c for c in callers_text if _columns(c) == 2}))
+    if name is None and theirs:
+        name = _chinese_font.name(theirs)
+    return _Words(texts, None if name is None else [*plt.rcParams["font.family"], name])
+
+
+def _label_axes(ax: Axes, title: str | None, log_y: bool, words: _Words) -> None:
+    ax.set_xlabel(words("step"), **words.font)
     if log_y:
         ax.set_yscale("log")
-        ax.set_ylabel("loss (log scale)")
+        ax.set_ylabel(words("loss (log scale)"), **words.font)
     else:
-        ax.set_ylabel("loss")
+        ax.set_ylabel(words("loss"), **words.font)
     if title:
-        ax.set_title(title)
+        ax.set_title(title, **words.font)
     ax.grid(True, alpha=0.3)
 
 
 @dataclass
 class _Skipped:
-    """The losses a picture skips, by reason: how many, and where the first one was."""
+    """The losses a picture skips, by reason: how many, and where (step, run) the first one was."""
 
     not_positive: int = 0  # 0 or below, on a log axis
     not_finite: int = 0  # nan or infinite
-    first_not_positive: str = ""
-    first_not_finite: str = ""
+    first_not_positive: tuple[int, str] | None = None
+    first_not_finite: tuple[int, str] | None = None
 
     def drawable(self, step: int, value: float, log_y: bool, run: str = "") -> bool:
         """True if the axis can show ``value``; if not, count it as skipped."""
-        where = f"step {step}" + (f" of run {run!r}" if run else "")
         if not math.isfinite(value):
             self.not_finite += 1
-            self.first_not_finite = self.first_not_finite or where
+            self.first_not_finite = self.first_not_finite or (step, run)
             return False
         if log_y and value <= 0:
             self.not_positive += 1
-            self.first_not_positive = self.first_not_positive or where
+            self.first_not_positive = self.first_not_positive or (step, run)
             return False
         return True
 
     def __bool__(self) -> bool:
         return bool(self.not_positive or self.not_finite)
 
-    def note(self) -> str:
+    def note(self, words: _Words) -> str:
         sentences = []
-        if self.not_finite:
-            sentences.append(
-                f"Skipped {_losses(self.not_finite)} nan or infinite (first at "
-                f"{self.first_not_finite}): did the training diverge?"
-            )
-        if self.not_positive:
-            sentences.append(
-                f"Skipped {_losses(self.not_positive)} 0 or below, which a log axis cannot show "
-                f"(first at {self.first_not_positive}); log_y=False draws them."
-            )
+        if self.first_not_finite is not None:
+            losses, where = _count_and_place(self.not_finite, self.first_not_finite, words)
+            sentences.append(words("not finite", losses=losses, where=where))
+        if self.first_not_positive is not None:
+            losses, where = _count_and_place(self.not_positive, self.first_not_positive, words)
+            sentences.append(words("not positive", losses=losses, where=where))
         # Narrow enough to sit in a corner of the axes, clear of the start of a falling curve.
-        return "\n".join(textwrap.fill(sentence, _CAPTION_WIDTH) for sentence in sentences)
+        return "\n".join(_wrap(sentence) for sentence in sentences)
 
 
-def _losses(count: int) -> str:
-    return "1 loss" if count == 1 else f"{count} losses"
+def _count_and_place(count: int, first: tuple[int, str], words: _Words) -> tuple[str, str]:
+    losses = words("one loss") if count == 1 else words("losses", count=count)
+    step, run = first
+    if run:
+        return losses, words("at step of run", step=step, run=repr(run))
+    return losses, words("at step", step=step)
 
 
-def _caption(ax: Axes, note: str) -> Text:
+def _wrap(sentence: str) -> str:
+    """``sentence`` in lines of at most ``_CAPTION_WIDTH`` columns, a Chinese character two.
+
+    Chinese has no spaces: a line may end after any character, but not inside a Latin word
+    such as log_y=False; a closing mark (，。）) stays on the line it closes, and an opening
+    one (（) goes to the line it opens.
+    """
+    if not any(_columns(character) == 2 for character in sentence):
+        return textwrap.fill(sentence, _CAPTION_WIDTH)
+    lines, line = [], ""
+    for piece in re.findall(r"[\w.=\'-]+|.", sentence, re.ASCII):
+        too_wide = _columns(line + piece) > _CAPTION_WIDTH
+        if too_wide and line.strip() and piece not in _CLOSING_MARKS:
+            carried = ""
+            while line and line[-1] in _OPENING_MARKS:
+                line, carried = line[:-1], line[-1] + carried
+            lines.append(line.rstrip())
+            line = (carried + piece).lstrip()
+        else:
+            line += piece
+    return "\n".join([*lines, line.rstrip()])
+
+
+def _columns(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in text)
+
+
+def _caption(ax: Axes, note: str, words: _Words) -> Text:
     # Top right, where a falling loss curve leaves room; a legend placed "best" avoids it.
     return ax.text(
         0.99,
@@ -322,10 +521,11 @@ def _caption(ax: Axes, note: str) -> Text:
         fontsize=8,
         color="#b3261e",
         bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "none", "pad": 2},
+        **words.font,
     )
 
 
-def _legend(ax: Axes, lines: list[Any], names: list[str]) -> None:
+def _legend(ax: Axes, lines: list[Any], names: list[str], words: _Words) -> None:
     # Labels passed explicitly: matplotlib would leave out a run named "" or "_baseline".
     # Whatever else the caller drew on these axes keeps its own entry.
     handles, labels = ax.get_legend_handles_labels()
@@ -333,7 +533,8 @@ def _legend(ax: Axes, lines: list[Any], names: list[str]) -> None:
     others = [(handle, label) for handle, label in pairs if handle not in lines]
     ax.legend(
         [handle for handle, _ in others] + lines,
-        [label for _, label in others] + [name or _UNNAMED_RUN for name in names],
+        [label for _, label in others] + [name or words("unnamed run") for name in names],
+        prop=None if words.fontfamily is None else {"family": words.fontfamily},
     )
 
 

@@ -2,6 +2,7 @@
 
 import io
 import math
+import re
 import warnings
 from itertools import pairwise
 
@@ -13,7 +14,8 @@ import torch
 from nbclient import NotebookClient
 
 import helpers.plot
-from helpers.plot import LiveLossPlot, plot_losses
+from helpers.language import LANGUAGES, speaking
+from helpers.plot import WORDS, LiveLossPlot, plot_losses
 
 FALLING = [1000.0, 100.0, 10.0, 1.0, 0.1]
 
@@ -544,3 +546,178 @@ def test_a_cell_ending_in_plot_losses_shows_the_figure_once(executed_cells):
     plot_cell = executed_cells[2]
     assert len(figures(plot_cell)) == 1
     assert figures(plot_cell)[0].data["text/plain"] == "<Figure size 600x350 with 1 Axes>"
+
+
+# --- in Chinese: words in the picture only where a font can draw them ----------------------
+
+GLYPH_MISSING = re.compile(r"Glyph \d+ .* missing from font")
+# Every word a zh picture may draw, to ask the machine's fonts about.
+CHINESE_CHARACTERS = helpers.plot._characters_beyond_ascii(WORDS["zh"])
+
+
+def missing_glyphs(draw):
+    """The "Glyph ... missing from font" warnings matplotlib gives while ``draw()`` runs."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        draw()
+    messages = [str(warning.message) for warning in caught]
+    return [message for message in messages if GLYPH_MISSING.search(message)]
+
+
+def drawn(figure):
+    """Render ``figure`` as the notebook would: matplotlib warns about glyphs only when drawing."""
+    return lambda: figure.savefig(io.BytesIO(), format="png")
+
+
+def every_kind_of_text():
+    """A zh figure with every word plot_losses writes: labels, a legend, both captions."""
+    return plot_losses({"a": [1.0, 0.0, math.nan, 0.5], "": [2.0, 1.0, 0.5, 0.25]})
+
+
+def machine_font():
+    """The name of this machine's font with every Chinese character the plots draw, or skip."""
+    name = helpers.plot._ChineseFont().name(CHINESE_CHARACTERS)
+    if name is None:
+        pytest.skip("no font with Chinese characters here (Debian: apt install fonts-wqy-microhei)")
+    return name
+
+
+@pytest.fixture
+def no_chinese_font(monkeypatch):
+    """This machine as Colab is: matplotlib knows no font with Chinese characters."""
+    manager = helpers.plot.font_manager.fontManager
+    latin = [entry for entry in manager.ttflist if not _draws(entry.fname, "步")]
+    monkeypatch.setattr(manager, "ttflist", latin)
+    monkeypatch.setattr(
+        helpers.plot.font_manager, "findSystemFonts", lambda: [e.fname for e in latin]
+    )
+    monkeypatch.setattr(helpers.plot, "_chinese_font", helpers.plot._ChineseFont())
+
+
+@pytest.fixture
+def fresh_font_lookup(monkeypatch):
+    """Look the font up again in this test, whatever an earlier test found."""
+    monkeypatch.setattr(helpers.plot, "_chinese_font", helpers.plot._ChineseFont())
+
+
+def _draws(path, character):
+    return helpers.plot._has_characters(path, character)
+
+
+def test_every_language_has_every_word_with_the_same_blanks():
+    assert set(WORDS) == set(LANGUAGES)
+    for language, words in WORDS.items():
+        assert set(words) == set(WORDS["en"]), language
+        for key, text in words.items():
+            blanks = sorted(re.findall(r"\{(\w+)\}", text))
+            assert blanks == sorted(re.findall(r"\{(\w+)\}", WORDS["en"][key])), (language, key)
+
+
+def test_drawing_chinese_without_a_chinese_font_gives_the_warning_this_suite_looks_for(
+    no_chinese_font,
+):
+    # The check itself: what the tests below must never see, matplotlib gives here.
+    figure = plot_losses([1.0, 0.5])
+    figure.axes[0].set_xlabel("步")
+    assert missing_glyphs(drawn(figure))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_no_picture_misses_a_glyph_on_this_machine(language, fresh_font_lookup, notebook):
+    with speaking(language):
+        assert missing_glyphs(drawn(every_kind_of_text())) == []
+        assert missing_glyphs(drawn(plot_losses([1.0, -0.5], log_y=False))) == []
+
+        def live_run():
+            with LiveLossPlot(title="run") as live:
+                for step in range(50):
+                    notebook.clock.now += 0.1
+                    live.update(step, math.nan if step == 3 else 1.0 / (step + 1))
+
+        assert missing_glyphs(live_run) == []
+    assert notebook.pictures, "the live plot drew no picture to check"
+
+
+def test_in_chinese_without_a_chinese_font_the_picture_keeps_its_english_words(no_chinese_font):
+    with speaking("zh"):
+        figure = every_kind_of_text()
+        assert missing_glyphs(drawn(figure)) == []
+    axes = figure.axes[0]
+    assert (axes.get_xlabel(), axes.get_ylabel()) == ("step", "loss (log scale)")
+    assert legend_texts(figure) == ["a", "(unnamed run)"]
+    assert captions(figure)[0].startswith("Skipped 1 loss nan or infinite")
+
+
+def test_in_chinese_with_a_chinese_font_the_picture_speaks_chinese(fresh_font_lookup):
+    font = machine_font()
+    with speaking("zh"):
+        figure = every_kind_of_text()
+        live = LiveLossPlot(log_y=False)
+        assert missing_glyphs(drawn(figure)) == []
+    axes = figure.axes[0]
+    assert (axes.get_xlabel(), axes.get_ylabel()) == ("步", "损失（对数坐标）")
+    assert live.figure.axes[0].get_ylabel() == "损失"
+    assert legend_texts(figure) == ["a", "（未命名）"]
+    # Compared without spaces: a Chinese line may break anywhere, at a space or between characters.
+    assert [re.sub(r"\s", "", text.get_text()) for text in axes.texts] == [
+        "跳过了1个nan或无穷大的损失（第一个在运行'a'的第2步）：训练发散了吗？"
+        "跳过了1个小于或等于0的损失，对数坐标轴画不出它们（第一个在运行'a'的第1步）；"
+        "log_y=False可以画出它们。"
+    ]
+    # Latin letters and digits keep matplotlib's own font; only Chinese comes from the other.
+    assert axes.xaxis.label.get_fontfamily()[-1] == font
+
+
+def test_a_chinese_caption_wraps_by_width_and_keeps_closing_marks_on_their_line():
+    note = helpers.plot._Skipped(not_positive=200, first_not_positive=(1, "a long run name"))
+    words = helpers.plot._Words(WORDS["zh"])
+    lines = note.note(words).split("\n")
+    assert len(lines) > 1
+    for line in lines:
+        assert helpers.plot._columns(line) <= helpers.plot._CAPTION_WIDTH, line
+        assert line[0] not in "，。、；：？！）", line
+    assert "log_y=False" in "".join(lines)  # never broken inside
+
+
+def test_a_font_counts_only_if_it_has_the_characters_not_for_its_name(monkeypatch):
+    # DejaVu Sans is on every machine with matplotlib, and has no Chinese.
+    finder = helpers.plot._ChineseFont()
+    monkeypatch.setattr(finder, "PREFERRED", ("DejaVu Sans",))
+    assert finder.name("步") is None
+    assert finder.name("step") == "DejaVu Sans"
+
+
+def test_a_chinese_font_installed_after_matplotlib_cached_its_font_list_is_found(monkeypatch):
+    font = machine_font()
+    manager = helpers.plot.font_manager.fontManager
+    (path,) = {entry.fname for entry in manager.ttflist if entry.name == font}
+    # matplotlib's cached list as it was before the font file was installed:
+    monkeypatch.setattr(manager, "ttflist", [e for e in manager.ttflist if e.fname != path])
+    assert helpers.plot._ChineseFont().name(CHINESE_CHARACTERS) == font
+
+
+def test_the_live_plots_place_holder_is_in_the_chosen_language_with_or_without_a_font(
+    notebook, no_chinese_font
+):
+    with speaking("zh"), LiveLossPlot() as live:
+        live.update(0, 1.0)
+    (placeholder,) = notebook.displayed
+    assert str(placeholder.data) == "（训练循环运行时，损失曲线会画在这里）"
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_a_title_and_run_names_written_in_chinese_are_drawn_with_the_chinese_font(
+    language, fresh_font_lookup
+):
+    font = machine_font()
+    with speaking(language):
+        figure = plot_losses({"自定义": [1.0, 0.5], "内置": [2.0, 1.0]}, title="两层网络")
+        live = LiveLossPlot(title="两层网络")
+        assert missing_glyphs(drawn(figure)) == missing_glyphs(drawn(live.figure)) == []
+    assert figure.axes[0].title.get_fontfamily()[-1] == font
+
+
+def test_in_english_a_latin_picture_asks_for_no_font():
+    # No font lookup, no change to matplotlib's defaults: the English edition draws as before.
+    figure = plot_losses({"a": [1.0, 0.5]}, title="run")
+    assert figure.axes[0].xaxis.label.get_fontfamily() == plt.rcParams["font.family"]

@@ -21,7 +21,7 @@ from helpers.exercises import as_number, exercise
         "en": "next_functions has one pair per input of the operation, in the order the inputs "
         "were given to it. An input that does not require grad has no node. Where is x in "
         "x * w?",
-        "zh": "运算的每个输入在 next_functions 里各有一对值，顺序就是输入传给运算时的顺序。"
+        "zh": "运算的每个输入在 next_functions 里各对应一个二元组，顺序就是输入传给运算时的顺序。"
         "不需要梯度的输入没有节点。x 在 x * w 里排在哪个位置？",
     },
     why={
@@ -73,13 +73,13 @@ def _accumulated_over_two_passes(answer: Any) -> bool:
         "r = q * 10. What is r.grad_fn.next_functions[0][1], the second element of the first "
         "pair?",
         "zh": "t = torch.tensor([2.0, 5.0], requires_grad=True)；p, q = torch.unbind(t)；"
-        "r = q * 10。r.grad_fn.next_functions[0][1]，也就是第一对值的第二个元素，是多少？",
+        "r = q * 10。r.grad_fn.next_functions[0][1]，也就是第一个二元组的第二个元素，是多少？",
     },
     hint={
         "en": "The second element of a pair says which output of the node the edge comes from. "
         "unbind has one output per element of t, numbered from 0: which of them is q?",
-        "zh": "每对值的第二个元素表示这条边来自节点的第几个输出。unbind 为 t 的每个元素产生一个"
-        "输出，从 0 开始编号：q 是其中的第几个？",
+        "zh": "二元组的第二个元素是输出序号，表示这条边来自节点的第几个输出。"
+        "unbind 为 t 的每个元素产生一个输出，从 0 开始编号：q 是其中的第几个？",
     },
     why={
         "en": "unbind has two outputs, p (output 0) and q (output 1). r is computed from q, so "

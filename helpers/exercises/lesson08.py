@@ -83,16 +83,16 @@ def _summed_gradient(answer: Any) -> bool:
         "en": "Notebook 08 showed how the engine chooses among ready nodes: by each node's "
         "sequence number, given when the node is created in the forward pass. Which of the two "
         "was created later, and does the engine take the highest number or the lowest?",
-        "zh": "笔记本 08 讲过引擎怎样在就绪的节点中挑选：看每个节点的序号，这个序号在前向传播"
-        "创建节点时分配。两者中哪一个创建得更晚？引擎取序号最大的，还是最小的？",
+        "zh": "笔记本 08 讲过引擎怎样在就绪的节点中挑选：看每个节点的序列号，这个序列号在前向传播"
+        "创建节点时分配。两者中哪一个创建得更晚？引擎取序列号最大的，还是最小的？",
     },
     why={
         "en": "Among ready nodes the engine picks the one with the highest sequence number, that "
         "is the one created last in the forward pass: q's MulBackward0. (AccumulateGrad nodes "
         "have the highest number of all, so a leaf's gradient is stored as soon as it is "
         "complete.)",
-        "zh": "在就绪的节点中，引擎挑序号最大的那个，也就是前向传播中最后创建的节点：q 的 "
-        "MulBackward0。（AccumulateGrad 节点的序号比其他节点都大，所以叶子张量的梯度一凑齐"
+        "zh": "在就绪的节点中，引擎挑序列号最大的那个，也就是前向传播中最后创建的节点：q 的 "
+        "MulBackward0。（AccumulateGrad 节点的序列号比其他节点都大，所以叶子张量的梯度一凑齐"
         "就会被存下来。）",
     },
     right_answers=("q", "Q", " q ", "“q”"),

@@ -89,9 +89,9 @@ def _second_derivative(answer: Any) -> bool:
         "saved and raises its version from 0 to 1, so backward refuses. y = y * 2 makes a new "
         "tensor and rebinds the name y; z = y + 1 only reads y. Both leave the saved output at "
         "version 0.",
-        "zh": "对张量来说，y *= 2 就是原地操作 y.mul_(2)：它修改了 sigmoid 保存的输出，把版本号"
-        "从 0 提到 1，于是 backward 拒绝运行。y = y * 2 创建一个新张量，再把名字 y 绑定到它上面；"
-        "z = y + 1 只读取 y。这两行都让保存的输出停留在版本 0。",
+        "zh": "对张量来说，y *= 2 就是原地操作 y.mul_(2)：它修改了 sigmoid 保存的输出，"
+        "把它的版本计数器从 0 变成 1，于是 backward 拒绝运行。y = y * 2 创建一个新张量，"
+        "再把名字 y 绑定到它上面；z = y + 1 只读取 y。这两行都让保存的输出停留在版本 0。",
     },
     right_answers=("b", "B", " b ", "“b”"),
     wrong_answers=("a", "c", "ab", True, 2),

@@ -94,7 +94,7 @@ WORDS: dict[str, dict[str, str]] = {
         "placeholder": "(the loss curve is drawn here while the loop runs)",
     },
     "zh": {
-        "step": "步",
+        "step": "步数",
         "loss": "损失",
         "loss (log scale)": "损失（对数坐标）",
         "unnamed run": "（未命名）",

@@ -655,7 +655,7 @@ def test_in_chinese_with_a_chinese_font_the_picture_speaks_chinese(fresh_font_lo
         live = LiveLossPlot(log_y=False)
         assert missing_glyphs(drawn(figure)) == []
     axes = figure.axes[0]
-    assert (axes.get_xlabel(), axes.get_ylabel()) == ("步", "损失（对数坐标）")
+    assert (axes.get_xlabel(), axes.get_ylabel()) == ("步数", "损失（对数坐标）")
     assert live.figure.axes[0].get_ylabel() == "损失"
     assert legend_texts(figure) == ["a", "（未命名）"]
     # Compared without spaces: a Chinese line may break anywhere, at a space or between characters.

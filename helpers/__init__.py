@@ -5,6 +5,6 @@ Import the module you need, e.g. ``from helpers.graph import draw`` or
 (the notebooks in notebooks/zh/ start with it); English is the default.
 """
 
-from helpers.language import get_language, set_language
+from helpers.language import get_language, set_language, speaking
 
-__all__ = ["get_language", "set_language"]
+__all__ = ["get_language", "set_language", "speaking"]

@@ -36,9 +36,11 @@ from local_lab import (
     running_lab,
 )
 
+from helpers import speaking
 from helpers.exercises import check
 from helpers.graph import HIGHLIGHT_COLOUR
 from tools.notebooks import all_notebooks
+from tools.set_repository import language_of
 
 pytestmark = pytest.mark.browser
 
@@ -123,7 +125,7 @@ def _image_references(markdown: str) -> int:
 
 
 def _cell_id(pair: tuple[Path, int] | None) -> str:
-    return "none" if pair is None else f"{pair[0].stem}-cell{pair[1]}"
+    return "none" if pair is None else f"{pair[0].parent.name}-{pair[0].stem}-cell{pair[1]}"
 
 
 # --- pictures: the text in an SVG, and which of its nodes is highlighted -------------------------
@@ -375,7 +377,7 @@ def runner(chromium_path, tmp_path_factory):
 # --- the tests ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_every_cell_runs_and_a_screenshot_is_saved(runner, notebook):
     live = runner.page_of(notebook)
     assert len(live.cells) == len(_stored(notebook)["cells"])
@@ -391,7 +393,7 @@ def test_every_cell_runs_and_a_screenshot_is_saved(runner, notebook):
     assert live.screenshot.stat().st_size > 0
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_no_error_is_shown_outside_cells_tagged_raises_exception(runner, notebook):
     saved = runner.page_of(notebook).saved
     for index, cell in enumerate(saved["cells"]):
@@ -422,7 +424,7 @@ def test_graph_drawing_is_an_svg_in_the_page_with_the_stored_labels(runner, wher
     assert live == stored
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_every_cell_shows_as_many_pictures_as_its_stored_outputs(runner, notebook):
     live = runner.page_of(notebook).cells
     for index, cell in enumerate(_stored(notebook)["cells"]):
@@ -438,7 +440,7 @@ def test_live_training_plot_leaves_exactly_one_figure_in_its_cell(runner, where)
     assert len(runner.page_of(notebook).cells[index].pictures()) == 1
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_every_picture_has_loaded(runner, notebook):
     broken = [
         (index, image["source"][:80])
@@ -449,7 +451,7 @@ def test_every_picture_has_loaded(runner, notebook):
     assert not broken, f"broken pictures (cell, address): {broken}"
 
 
-@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_every_picture_a_markdown_cell_links_is_in_the_page(runner, notebook):
     live = runner.page_of(notebook).cells
     for index, cell in enumerate(_stored(notebook)["cells"]):
@@ -465,7 +467,8 @@ def test_every_picture_a_markdown_cell_links_is_in_the_page(runner, notebook):
 def test_check_yourself_cell_shows_its_unanswered_state(runner, where):
     notebook, index = where
     exercise_id = UNANSWERED.search(_text(_stored(notebook)["cells"][index]["source"])).group(1)
-    expected = check(exercise_id, ...).message
+    with speaking(language_of(notebook)):  # each edition answers in its own language
+        expected = check(exercise_id, ...).message
     assert runner.page_of(notebook).cells[index].output_text.strip() == expected
 
 

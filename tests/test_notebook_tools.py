@@ -75,7 +75,7 @@ def test_the_result_is_a_notebook_nbformat_writes_and_validates():
     assert notebook.cells[0].outputs[0].text == "1\n"  # attribute access, as nbformat's nodes
 
 
-@pytest.mark.parametrize("path", all_notebooks(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", all_notebooks(), ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_stripping_a_stored_notebook_changes_nothing(path):
     # The stored notebooks were stripped by the hand-written code this replaced: the same file.
     stored = nbformat.read(path, as_version=4)

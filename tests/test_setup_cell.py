@@ -55,7 +55,7 @@ def in_colab(monkeypatch):
 # --- the cell in the notebooks -----------------------------------------------------------------
 
 
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem}")
 def test_notebook_starts_with_the_setup_cell_for_the_configured_repository(path):
     assert first_code_cell_source(path) == setup_cell(configured_repository(), language_of(path)), (
         "the first code cell differs from the setup cell: run "

@@ -22,13 +22,14 @@ import html
 import inspect
 import unicodedata
 from collections.abc import Iterable, Mapping
+from dataclasses import replace
 from typing import Any
 
 import torch
 from torch.autograd.graph import Node
 
 from helpers import graph
-from helpers._graph_model import describe, gradient_edge
+from helpers._graph_model import LEAF, describe, gradient_edge
 from helpers.backward import Step, Trace, _same_bits, _short_name
 from helpers.language import choose
 
@@ -245,13 +246,38 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     # Every edge carries its label in every frame, blank until its gradient has travelled: with
     # room kept for each label, Graphviz lays every frame out alike and nothing jumps.
     final = _edge_labels(trace)
+    # A leaf shows the gradient this pass adds to its .grad as it arrives, unless the final
+    # .grad was asked for (show_grads=True).
+    received = {} if options["show_grads"] else _leaf_gradients(trace)
     drawings, ran = [], set()
     for step in trace:
         ran.add(step.node)
         labels = {edge: text if edge[0] in ran else _blank(text) for edge, text in final.items()}
-        source = graph.to_dot(model, direction=direction, highlight=step.node, edge_labels=labels)
+        frame = _with_leaf_gradients(model, received, ran)
+        source = graph.to_dot(frame, direction=direction, highlight=step.node, edge_labels=labels)
         drawings.append(graph.Drawing(source))
     return drawings
+
+
+def _leaf_gradients(trace: Trace) -> dict[Node, str]:
+    """What each leaf's AccumulateGrad received in this pass: the gradient added to its .grad."""
+    return {
+        step.node: _value(step.grads_in[0])
+        for step in trace
+        if step.name == "AccumulateGrad" and step.grads_in
+    }
+
+
+def _with_leaf_gradients(model: graph.Graph, received: dict[Node, str], ran: set) -> graph.Graph:
+    """The frame's model: a leaf shows the gradient it received once its AccumulateGrad has run,
+    and a blank of the same width before, so that no box changes size from frame to frame."""
+    nodes = []
+    for node in model.nodes:
+        text = received.get(node.fn) if node.kind == LEAF and not node.same_as else None
+        if text is not None:
+            node = replace(node, grad=text if node.fn in ran else _blank(text))
+        nodes.append(node)
+    return replace(model, nodes=nodes)
 
 
 def _edge_labels(trace: Trace) -> dict[tuple[Node, Node], str]:

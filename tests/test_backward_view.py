@@ -306,12 +306,33 @@ def test_frames_label_the_two_arrows_of_x_times_x_with_what_each_carried(draw_ca
 
 def test_frames_follow_the_gradients_and_leave_out_the_final_grads_unless_told(draw_calls):
     a, w, b = neuron()
-    steps = trace(a)
+    trace(a, retain_graph=True)
+    steps = trace(a)  # w.grad is 6.0 now, after two passes; this pass sent it 3.0
     default = frames(steps)[-1].source
     told = frames(steps, direction="forward", show_grads=True)[-1].source
     assert (draw_calls[0]["direction"], draw_calls[-1]["direction"]) == ("backward", "forward")
-    # After the trace w.grad is 3: the final value, wrong for every frame but the last.
-    assert "grad 3.0" not in default and "grad 3.0" in told
+    assert "grad 6.0" not in default and "grad 6.0" in told
+
+
+def test_a_leaf_shows_the_gradient_it_received_from_the_step_its_accumulate_grad_runs():
+    a, w, b = neuron()
+    steps = trace(a)
+    pictures = frames(steps)
+    w_step = next(
+        i
+        for i, step in enumerate(steps)
+        if step.name == "AccumulateGrad" and step.node.variable is w
+    )
+    for number, picture in enumerate(pictures):
+        shown = "grad 3.0" in picture.source  # w received 3.0 = x
+        assert shown == (number >= w_step), f"frame {number + 1}"
+    assert "grad 1.0" in pictures[-1].source  # and b its 1.0
+
+
+def test_pictures_drawn_backward_say_so_in_their_caption():
+    a, w, b = neuron()
+    assert "Drawn backward" in frames(trace(a))[0].source
+    assert "Drawn backward" not in frames(trace(neuron()[0]), direction="forward")[0].source
 
 
 def test_frames_name_boxes_after_the_callers_variables():

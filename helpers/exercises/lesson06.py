@@ -13,43 +13,47 @@ from helpers.exercises import as_choice, exercise, numbers_equal
     "06.1",
     {
         "en": "x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True), then "
-        "torch.relu(x).sum().backward(). What is x.grad?",
+        "(torch.relu(x) + MyReLU.apply(x)).sum().backward(). What is x.grad?",
         "zh": "x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)，然后运行 "
-        "torch.relu(x).sum().backward()。x.grad 是什么？",
+        "(torch.relu(x) + MyReLU.apply(x)).sum().backward()。x.grad 是什么？",
     },
     hint={
-        "en": "sum() sends a gradient of 1 to every element, and torch.relu passes it only where "
-        "its input is strictly above 0. Decide element by element; section 1 of this notebook "
-        "tried the middle one.",
-        "zh": "sum() 给每个元素传回梯度 1，而 torch.relu 只在输入严格大于 0 的地方让它通过。"
-        "逐个元素判断；本笔记本第 1 节已经试过中间那个。",
+        "en": "x is used twice, so the gradients of its two uses add up in x.grad (notebook 01). "
+        "Go element by element and ReLU by ReLU: the table in section 1 says what each one "
+        "lets through, and what each does at exactly 0.",
+        "zh": "x 被用了两次，所以两处使用传回的梯度会在 x.grad 里相加（笔记本 01）。逐个元素、"
+        "逐个 ReLU 地看：第 1 节的表格说明了每个 ReLU 让哪些梯度通过，以及它在恰好为 0 时"
+        "怎么做。",
     },
     why={
-        "en": "torch.relu passes the gradient only where the input is above 0: [0, 0, 1]. At "
-        "exactly 0 it blocks it, unlike clamp(min=0) and MyReLU, which would give [0, 1, 1].",
-        "zh": "torch.relu 只在输入大于 0 的地方让梯度通过：[0, 0, 1]。输入恰好为 0 时它把梯度"
-        "挡住；clamp(min=0) 和 MyReLU 则不同，它们会给出 [0, 1, 1]。",
+        "en": "sum() sends 1 to each element of both ReLUs' outputs. At -1 both block it: "
+        "0 + 0 = 0. At 0, torch.relu blocks it and MyReLU (like clamp(min=0)) lets it through: "
+        "0 + 1 = 1. At 2 both let it through: 1 + 1 = 2. So x.grad is [0, 1, 2].",
+        "zh": "sum() 给两个 ReLU 输出的每个元素都传回 1。在 -1 处两者都挡住：0 + 0 = 0。在 0 处，"
+        "torch.relu 挡住，MyReLU（和 clamp(min=0) 一样）让它通过：0 + 1 = 1。在 2 处两者都"
+        "通过：1 + 1 = 2。所以 x.grad 是 [0, 1, 2]。",
     },
     right_answers=(
-        [0, 0, 1],
-        (0.0, 0.0, 1.0),
-        torch.tensor([0.0, 0.0, 1.0]),
-        "tensor([0., 0., 1.])",
-        "0 0 1",
-        "０、０、１",
+        [0, 1, 2],
+        (0.0, 1.0, 2.0),
+        torch.tensor([0.0, 1.0, 2.0]),
+        "tensor([0., 1., 2.])",
+        "0 1 2",
+        "０、１、２",
     ),
     wrong_answers=(
+        [0, 0, 1],
         [0, 1, 1],
-        [1, 1, 1],
         [0, 0, 2],
-        1,
-        [False, False, True],
-        torch.tensor([False, False, True]),
+        [0, 2, 2],
+        [1, 1, 2],
+        2,
+        [False, True, True],
         "c",
     ),
 )
-def _relu_gradient_at_zero(answer: Any) -> bool:
-    return numbers_equal(answer, [0.0, 0.0, 1.0])
+def _two_relus_at_zero(answer: Any) -> bool:
+    return numbers_equal(answer, [0.0, 1.0, 2.0])
 
 
 @exercise(

@@ -777,7 +777,8 @@ def test_a_leaf_made_under_inference_mode_is_drawn_with_a_reason():
 
 
 def test_a_sparse_leaf_is_drawn_with_its_layout():
-    sparse = torch.sparse_coo_tensor([[0, 2]], [1.0, 2.0], (3,)).requires_grad_()
+    sparse = torch.sparse_coo_tensor([[0, 2]], [1.0, 2.0], (3,), check_invariants=True)
+    sparse.requires_grad_()
     model = build(sparse)
     (leaf,) = model.nodes
     assert leaf.title == "sparse" and leaf.value == "(3,) float32 sparse_coo"

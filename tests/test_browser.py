@@ -6,7 +6,7 @@ the repository, clears the stored outputs and runs all cells from JupyterLab's m
 the kernel is idle, saves the notebook (in the copy) and moves any backward-step slider one step.
 What the page shows is recorded once per notebook (`LivePage`) and checked against the stored one:
 the tests below are parametrized from the stored files, so a new notebook is covered as soon as
-it lands. A full-page screenshot of each notebook is saved in build/screenshots/.
+it lands. A full-page screenshot of each notebook is saved in build/screenshots/<edition>/.
 
 Run them alone with `pytest -m browser`. Without a Chromium they are skipped, except under CI,
 where a missing browser is an error (`apt-get install chromium`, or set $CHROMIUM_PATH).
@@ -239,7 +239,7 @@ class NotebookRunner:
             _open(page, self.lab, relative)
             _run_all_cells(page, self.lab, relative)
             saved = _save(page, self.lab.root_dir / relative)
-            screenshot = _screenshot(page, SCREENSHOTS / f"{notebook.stem}.png")
+            screenshot = _screenshot(page, SCREENSHOTS / notebook.parent.name / f"{notebook.stem}.png")
             cells = [LiveCell(**facts) for facts in page.evaluate(READ_CELLS)]
             for index, cell in enumerate(cells):
                 if cell.sliders:

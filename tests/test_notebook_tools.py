@@ -94,3 +94,10 @@ def test_index_lists_pages_in_order_with_escaped_titles(tmp_path):
     page = index.read_text()
     assert page.index("en/01_a.html") < page.index("en/02_b.html")
     assert "01 &lt;basics&gt;" in page
+
+
+def test_index_lists_each_edition_under_its_own_heading(tmp_path):
+    pages = [("en/01_a.html", "01 basics"), ("zh/01_a.html", "01 基础")]
+    page = write_index(pages, tmp_path).read_text(encoding="utf-8")
+    assert page.index("<h2>English</h2>") < page.index("en/01_a.html")
+    assert page.index("en/01_a.html") < page.index("<h2>中文</h2>") < page.index("zh/01_a.html")

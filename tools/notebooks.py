@@ -102,16 +102,28 @@ def write_html(path: Path, out_dir: Path) -> tuple[str, str]:
     return str(relative), title_of(notebook, path.stem)
 
 
+# The heading of each edition in the index, by the folder its notebooks are in.
+EDITIONS = {"en": "English", "zh": "中文"}
+
+
 def write_index(pages: list[tuple[str, str]], out_dir: Path) -> Path:
-    items = "\n".join(
-        f'  <li><a href="{html.escape(href)}">{html.escape(title)}</a></li>'
-        for href, title in pages
-    )
+    """An index page: the notebooks of each edition (en/, zh/) under its own heading, in order."""
+    by_edition: dict[str, list[tuple[str, str]]] = {}
+    for href, title in pages:
+        by_edition.setdefault(href.split("/")[0], []).append((href, title))
+    sections = []
+    for edition, entries in by_edition.items():
+        items = "\n".join(
+            f'  <li><a href="{html.escape(href)}">{html.escape(title)}</a></li>'
+            for href, title in entries
+        )
+        heading = html.escape(EDITIONS.get(edition, edition))
+        sections.append(f"<h2>{heading}</h2>\n<ol>\n{items}\n</ol>")
     index = out_dir / "index.html"
     index.write_text(
         "<!doctype html>\n<html><head><meta charset='utf-8'>"
         "<title>Autograd notebooks</title></head>\n"
-        f"<body>\n<h1>Autograd notebooks</h1>\n<ol>\n{items}\n</ol>\n</body></html>\n",
+        "<body>\n<h1>Autograd notebooks</h1>\n" + "\n".join(sections) + "\n</body></html>\n",
         encoding="utf-8",
     )
     return index

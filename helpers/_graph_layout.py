@@ -20,7 +20,6 @@ Everything here works on box ids and arrows, not on PyTorch: it is plain graph a
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from helpers._graph_model import LEAF, OP, SAVED, SUMMARY, Graph, GraphEdge, GraphNode
@@ -132,35 +131,45 @@ def plan(graph: Graph) -> Plan:
     weights): the spine arrow is stretched to that branch's height, so the branch sits beside
     the spine instead of pushing the next step one column further out.
     """
-    ids = [node.id for node in graph.nodes]
     kind = {node.id: node.kind for node in graph.nodes}
-    inputs: dict[str, list[str]] = defaultdict(list)
-    uses: dict[str, int] = defaultdict(int)
+    inputs: dict[str, list[str]] = defaultdict(list)  # each box's inputs, once each
+    consumers: dict[str, list[str]] = defaultdict(list)
+    uses: dict[str, int] = defaultdict(int)  # arrows leaving each box (x * x: two)
     for edge in graph.edges:
+        uses[edge.source] += 1
         if edge.source not in inputs[edge.target]:
             inputs[edge.target].append(edge.source)
-        uses[edge.source] += 1
-    order = _topological(ids, graph.edges)
-    depth = _longest_path_from_top(order, inputs)
-    branch = _branch_heights(order, inputs, uses)
+            consumers[edge.source].append(edge.target)
+    order = _topological(list(kind), inputs, consumers)
+    # One pass down the picture: each box's depth (the longest chain of boxes above it) and the
+    # height of the branch above it that feeds nothing else (itself included).
+    depth: dict[str, int] = {}
+    branch: dict[str, int] = {}
+    for box in order:
+        deepest_above, branch_above = -1, 0
+        for source in inputs.get(box, ()):
+            deepest_above = max(deepest_above, depth[source])
+            if uses[source] == 1:
+                branch_above = max(branch_above, branch[source])
+        depth[box] = deepest_above + 1
+        branch[box] = branch_above + 1
     spine: set[tuple[str, str]] = set()
     stretch: dict[tuple[str, str], int] = {}
     for target, sources in inputs.items():
+        if len(sources) == 1:  # the one input carries the spine, unless it feeds from the side
+            if kind[sources[0]] not in OFF_SPINE:
+                spine.add((sources[0], target))
+            continue
         candidates = [s for s in sources if kind[s] not in OFF_SPINE]
         if not candidates:
             continue
         deepest = max(depth[s] for s in candidates)
-        spine.update((s, target) for s in candidates if depth[s] == deepest)
+        carriers = [s for s in candidates if depth[s] == deepest]
+        spine.update((s, target) for s in carriers)
         sides = [s for s in sources if depth[s] < deepest and uses[s] == 1]
         height = max((branch[s] for s in sides), default=1)
         if height > 1:
-            for s in candidates:
-                if depth[s] == deepest:
-                    stretch[(s, target)] = height
-    consumers: dict[str, list[str]] = defaultdict(list)
-    for target, sources in inputs.items():
-        for source in sources:
-            consumers[source].append(target)
+            stretch.update(((s, target), height) for s in carriers)
     height = _heights(order, consumers, stretch)
     # Every arrow crossing rows passes an invisible point per row crossed, which Graphviz places
     # like a box.
@@ -169,9 +178,9 @@ def plan(graph: Graph) -> Plan:
         for target, sources in inputs.items()
         for source in sources
     )
-    boxes = len(ids) + detours
+    boxes = len(kind) + detours
     seconds = SECONDS_TO_START + SECONDS_PER_BOX * boxes + SECONDS_PER_BOX_SQUARED * boxes**2
-    iterations = ITERATIONS_PER_BOX if len(ids) > LARGE_PICTURE else None
+    iterations = ITERATIONS_PER_BOX if len(kind) > LARGE_PICTURE else None
     return Plan(spine, stretch, 1 + max(height.values(), default=0), seconds, iterations)
 
 
@@ -183,38 +192,18 @@ def estimate_seconds(graph: Graph) -> float:
 # --- graph arithmetic --------------------------------------------------------------------------
 
 
-def _topological(ids: list[str], edges: Iterable[GraphEdge]) -> list[str]:
+def _topological(
+    ids: list[str], inputs: dict[str, list[str]], consumers: dict[str, list[str]]
+) -> list[str]:
     """The box ids with every arrow's source before its target (Kahn's algorithm)."""
-    targets: dict[str, list[str]] = defaultdict(list)
-    waiting = dict.fromkeys(ids, 0)
-    for edge in edges:
-        targets[edge.source].append(edge.target)
-        waiting[edge.target] += 1
-    order = [i for i in ids if waiting[i] == 0]
+    waiting = {box: len(inputs.get(box, ())) for box in ids}
+    order = [box for box in ids if waiting[box] == 0]
     for box in order:  # the list grows while it is read
-        for target in targets[box]:
+        for target in consumers.get(box, ()):
             waiting[target] -= 1
             if waiting[target] == 0:
                 order.append(target)
     return order
-
-
-def _longest_path_from_top(order: list[str], inputs: dict[str, list[str]]) -> dict[str, int]:
-    depth: dict[str, int] = {}
-    for box in order:
-        depth[box] = max((depth[s] + 1 for s in inputs.get(box, ())), default=0)
-    return depth
-
-
-def _branch_heights(
-    order: list[str], inputs: dict[str, list[str]], uses: dict[str, int]
-) -> dict[str, int]:
-    """For each box, the rows of the branch above it that feeds nothing else (itself included)."""
-    height: dict[str, int] = {}
-    for box in order:
-        private = [s for s in inputs.get(box, ()) if uses[s] == 1]
-        height[box] = 1 + max((height[s] for s in private), default=0)
-    return height
 
 
 def _heights(
@@ -227,16 +216,22 @@ def _heights(
     """
     height: dict[str, int] = {}
     for box in reversed(order):
-        below = consumers.get(box, ())
-        height[box] = max((height[t] + stretch.get((box, t), 1) for t in below), default=0)
+        highest = 0
+        for target in consumers.get(box, ()):
+            highest = max(highest, height[target] + stretch.get((box, target), 1))
+        height[box] = highest
     return height
 
 
 def _rows_from_bottom(nodes: list[GraphNode], edges: list[GraphEdge]) -> dict[str, int]:
     """The row each box would get, counted from the top (see `_heights`)."""
+    inputs: dict[str, list[str]] = defaultdict(list)
     consumers: dict[str, list[str]] = defaultdict(list)
     for edge in edges:
-        consumers[edge.source].append(edge.target)
-    height = _heights(_topological([node.id for node in nodes], edges), consumers, {})
+        if edge.source not in inputs[edge.target]:
+            inputs[edge.target].append(edge.source)
+            consumers[edge.source].append(edge.target)
+    order = _topological([node.id for node in nodes], inputs, consumers)
+    height = _heights(order, consumers, {})
     top = max(height.values(), default=0)
     return {box: top - h for box, h in height.items()}

@@ -239,7 +239,9 @@ class NotebookRunner:
             _open(page, self.lab, relative)
             _run_all_cells(page, self.lab, relative)
             saved = _save(page, self.lab.root_dir / relative)
-            screenshot = _screenshot(page, SCREENSHOTS / notebook.parent.name / f"{notebook.stem}.png")
+            screenshot = _screenshot(
+                page, SCREENSHOTS / notebook.parent.name / f"{notebook.stem}.png"
+            )
             cells = [LiveCell(**facts) for facts in page.evaluate(READ_CELLS)]
             for index, cell in enumerate(cells):
                 if cell.sliders:

@@ -60,6 +60,11 @@ CAPTIONS = {
         "zh": "虚线框重复画出一个已完整画出的框，因为它在很多地方被使用：{listed}。",
     },
     "uses": {"en": "{title} ({count:,} uses)", "zh": "{title}（{count:,} 处使用）"},
+    "uses shown": {
+        "en": "{title} ({count:,} uses shown)",
+        "zh": "{title}（图中 {count:,} 处使用）",
+    },
+    "and more": {"en": "and {more:,} more", "zh": "另有 {more:,} 个"},
     "list separator": {"en": ", ", "zh": "、"},
     "one tensor": {
         "en": "Each is one tensor (or Node); a tensor's gradient, shown once, is the sum over all "
@@ -74,6 +79,10 @@ CAPTIONS = {
     "draw all": {
         "en": "Pass max_nodes=None to draw them all.",
         "zh": "传入 max_nodes=None 可以画出全部节点。",
+    },
+    "no more": {
+        "en": "Drawing more would take too long to lay out.",
+        "zh": "再多画一些，排版会太慢。",
     },
     "draw more": {
         "en": "Pass max_nodes={more:,} to draw more (drawing all would take too long).",

@@ -38,6 +38,10 @@ class RenderError(RuntimeError):
     """Graphviz could not turn this DOT into a picture; the DOT is kept in ``Drawing.source``."""
 
 
+class LayoutTooSlow(RenderError):
+    """Graphviz was stopped after `CHILD_SECONDS` without finishing the layout."""
+
+
 def render(source: str, fmt: str, estimated_seconds: float = 0.0) -> bytes:
     """Render DOT ``source`` to ``fmt`` (svg, png) bytes."""
     if _pygraphviz() is None:
@@ -165,7 +169,7 @@ def _render_in_child(source: str, fmt: str) -> bytes:
         child.wait()
         raise
     if hasattr(signal, "SIGALRM") and child.returncode == -signal.SIGALRM:
-        raise RenderError(TOO_LONG) from None
+        raise LayoutTooSlow(TOO_LONG) from None
     if child.returncode != 0:
         message = errors.decode("utf-8", "replace").strip().splitlines()
         detail = f" It said: {message[-1]}" if message else ""
@@ -192,7 +196,7 @@ def _render_with_dot_program(source: str, fmt: str) -> bytes:
             timeout=CHILD_SECONDS,
         )
     except subprocess.TimeoutExpired:
-        raise RenderError(TOO_LONG) from None
+        raise LayoutTooSlow(TOO_LONG) from None
     if done.returncode != 0:
         message = done.stderr.decode("utf-8", "replace").strip().splitlines()
         detail = f" It said: {message[-1]}" if message else ""

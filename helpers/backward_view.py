@@ -29,6 +29,7 @@ import torch
 from torch.autograd.graph import Node
 
 from helpers import graph
+from helpers._graph_layout import plan
 from helpers._graph_model import LEAF, describe, gradient_edge
 from helpers.backward import Step, Trace, _same_bits, _short_name
 from helpers.language import choose
@@ -233,9 +234,17 @@ def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Draw
     ``options`` are those of `helpers.graph.draw`, but for ``highlight`` and ``edge_labels``,
     which each picture sets itself; by default the arrows follow the gradients
     (``direction="backward"``) and the leaves' final ``.grad`` is left out (``show_grads=False``).
+    A trace of more than `MAX_FRAMES` steps is refused: its pictures could not be read, and
+    ``step_through`` shows its table instead.
     """
     _check_trace(trace, "frames")
     _check_options(options, "frames")
+    if len(trace) > MAX_FRAMES:
+        raise ValueError(
+            f"This backward pass ran {len(trace)} nodes; frames() draws at most {MAX_FRAMES} "
+            "pictures, beyond which they cannot be read. Show the trace as a table instead "
+            "(the trace itself, or step_through(trace)), or trace a smaller graph."
+        )
     return _frames(trace, _names(_checked_names(names)), options)
 
 
@@ -249,13 +258,24 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     # A leaf shows the gradient this pass adds to its .grad as it arrives, unless the final
     # .grad was asked for (show_grads=True).
     received = {} if options["show_grads"] else _leaf_gradients(trace)
+    # Every frame has the same boxes and arrows: one plan, and one estimate, for all of them.
+    layout = plan(model)
+    if layout.estimated_seconds > graph.MAX_SECONDS:
+        raise graph.GraphTooLarge(
+            f"Each picture of this trace would take Graphviz about "
+            f"{layout.estimated_seconds:,.0f} s to lay out (the limit is {graph.MAX_SECONDS:.0f} "
+            "s). Draw fewer nodes in each, e.g. frames(trace, max_nodes=100).",
+            graph.to_dot(model, direction=direction, layout=layout),
+        )
     drawings, ran = [], set()
     for step in trace:
         ran.add(step.node)
         labels = {edge: text if edge[0] in ran else _blank(text) for edge, text in final.items()}
         frame = _with_leaf_gradients(model, received, ran)
-        source = graph.to_dot(frame, direction=direction, highlight=step.node, edge_labels=labels)
-        drawings.append(graph.Drawing(source))
+        source = graph.to_dot(
+            frame, direction=direction, highlight=step.node, edge_labels=labels, layout=layout
+        )
+        drawings.append(graph.Drawing(source, estimated_seconds=layout.estimated_seconds))
     return drawings
 
 

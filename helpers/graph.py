@@ -44,7 +44,7 @@ from helpers._graph_model import (
     build_graph,
     caption,
 )
-from helpers._graphviz import GraphvizNotFound, RenderError
+from helpers._graphviz import GraphvizNotFound, LayoutTooSlow, RenderError
 
 __all__ = [
     "BOX_STYLES",
@@ -55,6 +55,7 @@ __all__ = [
     "GraphNode",
     "GraphTooLarge",
     "GraphvizNotFound",
+    "LayoutTooSlow",
     "RenderError",
     "build",
     "draw",
@@ -100,13 +101,8 @@ def build(
     those Nodes, and through them the tensors they saved, until you drop it. Arguments are those
     of `draw`.
     """
-    roots = _roots(output)
-    if max_nodes is not None and (
-        isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
-    ):
-        raise ValueError(f"max_nodes must be a positive whole number or None, not {max_nodes!r}.")
     options = {"show_values": show_values, "show_grads": show_grads, "show_saved": show_saved}
-    return _build(roots, resolve_names(names), max_nodes, options)
+    return _build(_Request(_roots(output), resolve_names(names), options), _checked(max_nodes))
 
 
 def draw(
@@ -170,20 +166,16 @@ def draw(
     writes .svg, .png or .dot, and a notebook shows it as a picture. It keeps no reference to
     your tensors.
     """
-    model = build(
-        output,
-        names,
-        show_values=show_values,
-        show_grads=show_grads,
-        show_saved=show_saved,
-        max_nodes=max_nodes,
-    )
+    options = {"show_values": show_values, "show_grads": show_grads, "show_saved": show_saved}
+    request = _Request(_roots(output), resolve_names(names), options)
+    model = _build(request, _checked(max_nodes))
     layout = plan(model)
     source = to_dot(
         model, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
     )
     if layout.estimated_seconds > MAX_SECONDS:
-        raise GraphTooLarge(_too_large_message(model, layout, max_nodes), source)
+        smaller = _quick_max_nodes(request, model)
+        raise GraphTooLarge(_too_large_message(model, layout, max_nodes, smaller), source)
     return Drawing(source, estimated_seconds=layout.estimated_seconds)
 
 
@@ -224,11 +216,16 @@ class Drawing:
     def _render(self, fmt: str) -> bytes:
         try:
             return _graphviz.render(self.source, fmt, self.estimated_seconds)
-        except RenderError as error:
-            raise RenderError(
-                f"{error} Its DOT text is in .source; .svg() or saving as .svg or .dot may still "
-                "work."
+        except LayoutTooSlow as error:
+            raise LayoutTooSlow(
+                f"{error} Draw a smaller part of the graph, e.g. draw(y, max_nodes=500), or "
+                "call draw(y) without max_nodes for a quick picture. The DOT text is in .source."
             ) from None
+        except RenderError as error:
+            advice = f"{error} Its DOT text is in .source."
+            if fmt != "svg":
+                advice += " .svg() or saving as .svg or .dot may still work."
+            raise RenderError(advice) from None
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
@@ -240,74 +237,98 @@ class Drawing:
 # --- the model, kept quick to lay out ----------------------------------------------------------
 
 
-def _build(
-    roots: list[torch.Tensor],
-    named: list[tuple[str, torch.Tensor]],
-    max_nodes: int | None,
-    options: dict[str, bool],
-) -> Graph:
-    model, uses = _build_with_references(roots, named, max_nodes, options)
+@dataclass
+class _Request:
+    """What a picture is asked of: the tensors to draw, the names to use, build's options."""
+
+    roots: list[torch.Tensor]
+    named: list[tuple[str, torch.Tensor]]
+    options: dict[str, bool]
+
+    def picture(self, max_nodes: int | None) -> tuple[Graph, dict[str, int]]:
+        """The model for ``max_nodes``, with reference boxes, and the uses of each repeated box."""
+        return add_references(
+            build_graph(self.roots, self.named, max_nodes=max_nodes, **self.options)
+        )
+
+
+def _checked(max_nodes: Any) -> int | None:
+    if max_nodes is not None and (
+        isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
+    ):
+        raise ValueError(f"max_nodes must be a positive whole number or None, not {max_nodes!r}.")
+    return max_nodes
+
+
+def _build(request: _Request, max_nodes: int | None) -> Graph:
+    model, uses = request.picture(max_nodes)
     if max_nodes == DEFAULT_MAX_NODES:
         # The default promises a quick picture: cut further where the Nodes make a slow one.
         while plan(model).estimated_seconds > DEFAULT_SECONDS and max_nodes > 1:
             max_nodes //= 2
-            model, uses = _build_with_references(roots, named, max_nodes, options)
+            model, uses = request.picture(max_nodes)
     model.notes.extend(_reference_notes(model, uses))
     if model.hidden:
-        model.notes.append(_cut_note(model))
+        model.notes.append(_cut_note(model, _quick_max_nodes(request, model)))
     return model
 
 
-def _build_with_references(roots, named, max_nodes, options) -> tuple[Graph, dict[str, int]]:
-    return add_references(build_graph(roots, named, max_nodes=max_nodes, **options))
+# How many captioned boxes the caption names; the rest it counts.
+LISTED_REFERENCES = 4
 
 
 def _reference_notes(model: Graph, uses: dict[str, int]) -> list[str]:
     if not uses:
         return []
     box = {node.id: node for node in model.nodes}
-    listed = caption("list separator").join(
-        caption("uses", title=box[i].title, count=count) for i, count in uses.items()
-    )
-    return [caption("references", listed=listed), caption("one tensor")]
+    how_many = "uses shown" if model.hidden else "uses"  # a cut picture shows only some uses
+    listed = [
+        caption(how_many, title=box[i].title, count=count)
+        for i, count in list(uses.items())[:LISTED_REFERENCES]
+    ]
+    if len(uses) > LISTED_REFERENCES:
+        listed.append(caption("and more", more=len(uses) - LISTED_REFERENCES))
+    joined = caption("list separator").join(listed)
+    return [caption("references", listed=joined), caption("one tensor")]
 
 
-def _cut_note(model: Graph) -> str:
+def _cut_note(model: Graph, more: int | None) -> str:
     kept = model.total_nodes - len(model.hidden)
     note = caption("cut", kept=kept, hidden=len(model.hidden))
-    more = _suggested_max_nodes(model)
     if more is None:
         return f"{note} {caption('draw all')}"
+    if more <= kept:
+        return f"{note} {caption('no more')}"
     return f"{note} {caption('draw more', more=more)}"
 
 
-def _suggested_max_nodes(model: Graph) -> int | None:
-    """A max_nodes whose picture should lay out within SUGGESTED_SECONDS, or None for all.
+def _quick_max_nodes(request: _Request, model: Graph) -> int | None:
+    """The largest max_nodes found whose picture lays out within SUGGESTED_SECONDS (None: all).
 
-    Estimated from this picture, as if the rest of the graph were like it: a layout's time grows
-    about with the square of its Nodes (boxes times rows), so this errs on the small side.
+    A first guess scales from ``model`` (a layout's time grows about with the square of its
+    size); then the guess itself is planned, and halved while it is estimated too slow: the
+    part of a graph not drawn yet may be slower to lay out than the part drawn.
     """
     kept = model.total_nodes - len(model.hidden)
     seconds = max(plan(model).estimated_seconds, 1e-3)
-    scale = (SUGGESTED_SECONDS / seconds) ** 0.5
-    if kept * scale >= model.total_nodes:
-        return None
-    return _round_down(int(kept * scale))
+    guess = kept * (SUGGESTED_SECONDS / seconds) ** 0.5
+    candidate = None if guess >= model.total_nodes else _round_down(int(guess))
+    while True:
+        picture, _ = request.picture(candidate)
+        if plan(picture).estimated_seconds <= SUGGESTED_SECONDS or candidate == 1:
+            return candidate
+        candidate = _round_down((candidate or model.total_nodes) // 2)
 
 
-def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None) -> str:
+def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None, smaller: int) -> str:
     asked = "all" if max_nodes is None else f"{model.total_nodes - len(model.hidden):,}"
-    seconds = layout.estimated_seconds
-    smaller = _round_down(
-        int((model.total_nodes - len(model.hidden)) * (SUGGESTED_SECONDS / seconds) ** 0.5)
-    )
     return (
         f"This picture is too big to lay out: {asked} of the graph's {model.total_nodes:,} "
         f"autograd nodes make {len(model.nodes):,} boxes over {layout.rows:,} rows, which "
-        f"Graphviz would take about {seconds:,.0f} s to place (the limit is {MAX_SECONDS:.0f} s). "
-        f"Draw the part nearest the output instead, e.g. draw(..., max_nodes={smaller:,}), or "
-        "call draw() without max_nodes for a quick picture. The DOT text is in this error's "
-        ".source, for other tools."
+        f"Graphviz would take about {layout.estimated_seconds:,.0f} s to place (the limit is "
+        f"{MAX_SECONDS:.0f} s). Draw the part nearest the output instead, e.g. "
+        f"draw(..., max_nodes={smaller:,}), or call draw() without max_nodes for a quick "
+        "picture. The DOT text is in this error's .source, for other tools."
     )
 
 

@@ -277,3 +277,94 @@ def test_a_large_picture_bounds_graphvizs_network_simplex_and_a_small_one_does_n
     large = draw(fresh_chain(400), max_nodes=None).source
     assert "nslimit" not in small
     assert "nslimit=0.05, nslimit1=0.05" in large
+
+
+# --- found by review: shapes the first estimate and captions got wrong -------------------------
+
+
+def dense_layers(width: int, depth: int) -> torch.Tensor:
+    """Every value of a layer computed from all of the layer before: few boxes, many arrows."""
+    torch.manual_seed(0)
+    layer = [torch.randn(1, requires_grad=True) for _ in range(width)]
+    for _ in range(depth):
+        layer = [torch.stack(layer).sum() * (i + 1) for i in range(width)]
+    return torch.stack(layer).sum()
+
+
+def skip_net_under_a_plain_head(steps: int, head: int) -> torch.Tensor:
+    """Skip connections over six steps, deep down; a plain chain near the output."""
+    torch.manual_seed(0)
+    hs = [torch.randn(3, requires_grad=True)]
+    for _ in range(steps):
+        h = torch.tanh(hs[-1])
+        if len(hs) > 6:
+            h = h + hs[-6]
+        hs.append(h)
+    h = hs[-1]
+    for _ in range(head):
+        h = torch.tanh(h @ torch.full((3, 3), 0.1, requires_grad=True) + 1)
+    return h.sum()
+
+
+def test_many_arrows_between_few_boxes_are_predicted_slow_enough_for_a_child_process():
+    # 963 boxes, 18,662 arrows: 10 s of layout, measured.
+    model = build(dense_layers(60, 5), max_nodes=None)
+    assert len(model.nodes) < 1000 < 18000 < len(model.edges)
+    assert plan(model).estimated_seconds > 5
+
+
+def test_a_caption_checks_what_it_offers_where_the_rest_of_the_graph_is_slower():
+    y = skip_net_under_a_plain_head(1500, 50)  # the cheap head is what the default shows
+    cut = next(note for note in build(y).notes if note.startswith("Showing"))
+    found = re.search(r"max_nodes=([\d,]+|None)", cut)
+    if found is not None:
+        suggested = None if found.group(1) == "None" else int(found.group(1).replace(",", ""))
+        assert plan(build(y, max_nodes=suggested)).estimated_seconds <= MAX_SECONDS
+    assert "max_nodes=None" not in cut or plan(build(y, max_nodes=None)).estimated_seconds <= (
+        MAX_SECONDS
+    )
+
+
+def test_the_box_for_what_max_nodes_cut_off_is_never_repeated_as_a_tensor():
+    model = build(residual_net(100), max_nodes=100)
+    repeated = {r.same_as for r in references(model)}
+    assert all(box.kind != graph._graph_model.SUMMARY for box in model.nodes if box.id in repeated)
+    assert "more nodes" not in " ".join(model.notes[:1])
+
+
+def two_unnamed_outputs() -> list[torch.Tensor]:
+    """[A, y] where A = W * 2 is used at 20 steps: drawn, both boxes are called "output"."""
+    torch.manual_seed(0)
+    W = (torch.randn(2, 2) * 0.5).requires_grad_()
+    A = W * 2
+    h = torch.randn(1, 2)
+    for _ in range(20):
+        h = torch.tanh(h @ A)
+    return [A, h.sum()]
+
+
+def test_a_repeated_box_whose_name_another_box_shares_gets_a_mark():
+    model = build(two_unnamed_outputs(), max_nodes=None)
+    repeats = references(model)
+    assert repeats
+    full = {box.id: box.title for box in model.nodes if not box.same_as}
+    for repeat in repeats:
+        assert repeat.title == full[repeat.same_as]
+        assert list(full.values()).count(repeat.title) == 1, "the title names one box only"
+
+
+def test_the_caption_names_a_few_repeated_boxes_and_counts_the_rest():
+    torch.manual_seed(0)
+    weights = [(torch.randn(2, 2) * 0.5).requires_grad_() for _ in range(7)]
+    h = torch.randn(1, 2)
+    for _ in range(20):
+        for weight in weights:
+            h = torch.tanh(h @ weight)
+    names = {f"w{i}": weight for i, weight in enumerate(weights)}
+    caption = build(h.sum(), names, max_nodes=None).notes[0]
+    assert caption.count("(20 uses)") == 4 and "and 3 more" in caption
+
+
+def test_a_cut_picture_says_it_shows_only_some_uses():
+    y, W = shared_weight_chain(300)
+    assert "W (99 uses shown)" in " ".join(build(y).notes)

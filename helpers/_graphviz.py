@@ -161,15 +161,13 @@ def _render_in_child(source: str, fmt: str) -> bytes:
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
-        raise RenderError(
-            f"Graphviz did not finish this layout within {CHILD_SECONDS} s."
-        ) from None
+        raise LayoutTooSlow(TOO_LONG) from None
     except BaseException:  # KeyboardInterrupt from Interrupt kernel, among others
         child.kill()
         child.wait()
         raise
     if hasattr(signal, "SIGALRM") and child.returncode == -signal.SIGALRM:
-        raise LayoutTooSlow(TOO_LONG) from None
+        raise LayoutTooSlow(TOO_LONG)
     if child.returncode != 0:
         message = errors.decode("utf-8", "replace").strip().splitlines()
         detail = f" It said: {message[-1]}" if message else ""

@@ -577,3 +577,16 @@ def test_english_stays_the_default_after_a_chinese_table():
     with speaking("zh"):
         table_text(steps)
     assert table_text(steps).startswith("step  node")
+
+
+def test_frames_refuse_a_trace_too_long_to_read_and_point_to_the_table():
+    steps = trace(chain(backward_view.MAX_FRAMES + 5))
+    with pytest.raises(ValueError, match=r"at most 40 pictures.*table"):
+        frames(steps)
+
+
+def test_every_frame_carries_one_estimate_of_its_layout():
+    a, w, b = neuron()
+    drawings = frames(trace(a))
+    estimates = {drawing.estimated_seconds for drawing in drawings}
+    assert len(estimates) == 1 and estimates.pop() > 0

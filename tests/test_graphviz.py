@@ -87,10 +87,19 @@ def test_a_slow_picture_is_rendered_in_a_child_process_with_the_same_result(monk
     assert len(started) == 2 and started[0][1:3] == ["-m", "helpers._graphviz"]
 
 
-def test_a_drawing_predicted_slow_renders_in_a_child_process():
+def test_a_drawing_predicted_slow_renders_in_a_child_process(monkeypatch):
     drawing = draw(chain(600), max_nodes=None)
     assert drawing.estimated_seconds > IN_PROCESS_SECONDS
+    started = []
+    real_popen = subprocess.Popen
+
+    def counting_popen(*args, **kwargs):
+        started.append(args[0])
+        return real_popen(*args, **kwargs)
+
+    monkeypatch.setattr(subprocess, "Popen", counting_popen)
     svg = ElementTree.fromstring(drawing.svg())
+    assert len(started) == 1
     assert sum(t.text == "TanhBackward0" for t in svg.iter("{http://www.w3.org/2000/svg}text"))
 
 
@@ -99,12 +108,50 @@ def test_a_child_that_fails_says_so():
         render(draw(chain(2)).source, "nosuchformat", estimated_seconds=IN_PROCESS_SECONDS + 1)
 
 
-def test_a_child_that_runs_too_long_is_stopped(monkeypatch):
+def test_a_child_that_runs_too_long_is_stopped_by_its_parent(monkeypatch):
     monkeypatch.setattr(_graphviz, "CHILD_SECONDS", -4)  # the parent waits CHILD_SECONDS + 5
     started = time.monotonic()
-    with pytest.raises(RenderError, match="did not finish"):
+    with pytest.raises(_graphviz.LayoutTooSlow, match="did not finish"):
         render(slow_source(), "svg", estimated_seconds=60)
     assert time.monotonic() - started < 10
+
+
+CHILD_WITH_A_SHORT_DEADLINE = """
+import sys
+import helpers._graphviz as renderer
+renderer.CHILD_SECONDS = 1
+sys.exit(renderer._child_main("svg"))
+"""
+
+
+def test_a_child_stops_itself_at_its_deadline_even_inside_graphviz():
+    started = time.monotonic()
+    child = subprocess.run(
+        [sys.executable, "-c", CHILD_WITH_A_SHORT_DEADLINE],
+        input=slow_source().encode(),
+        capture_output=True,
+        timeout=60,
+    )
+    assert child.returncode == -__import__("signal").SIGALRM
+    assert time.monotonic() - started < 10
+
+
+def test_a_render_stopped_for_time_says_to_draw_a_smaller_part(monkeypatch):
+    def too_slow(*args):
+        raise _graphviz.LayoutTooSlow(_graphviz.TOO_LONG)
+
+    monkeypatch.setattr(_graphviz, "_render_in_child", too_slow)
+    drawing = draw(chain(600), max_nodes=None)
+    with pytest.raises(_graphviz.LayoutTooSlow, match=r"max_nodes=.*\.source"):
+        drawing.svg()
+
+
+def test_a_failed_svg_does_not_suggest_trying_svg_again():
+    from helpers.graph import Drawing
+
+    with pytest.raises(RenderError) as failed:
+        Drawing("digraph { a -> }").svg()
+    assert ".source" in str(failed.value) and ".svg()" not in str(failed.value)
 
 
 # --- Interrupt kernel, in a real kernel --------------------------------------------------------

@@ -23,7 +23,7 @@ import html
 import sys
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +48,7 @@ from helpers._graphviz import GraphvizNotFound, LayoutTooSlow, RenderError
 
 __all__ = [
     "BOX_STYLES",
+    "BoxStyle",
     "DEFAULT_MAX_NODES",
     "Drawing",
     "Graph",
@@ -61,6 +62,7 @@ __all__ = [
     "draw",
     "named_tensors",
     "resolve_names",
+    "style_of",
     "to_dot",
 ]
 
@@ -480,25 +482,34 @@ NOTE_COLOUR = "#495057"
 
 @dataclass(frozen=True)
 class BoxStyle:
-    """How one kind of box looks: its fill colour and its shape.
+    """How one kind of box looks: fill colour, shape, border, and the width of its highlight.
 
     Shapes: "table" (a tensor: its name, value, notes and gradient side by side, like
     micrograd's boxes), "ellipse" (an op), "note" (the summary of what max_nodes cut off).
-    A reference box takes its kind's style with a dashed border.
+    A reference box takes its kind's style with a dashed border (`style_of`).
     """
 
     fill: str
     shape: str
+    border: str = "solid"  # or "dashed"
+    # A table covers the inner half of the red outline drawn round it, so it gets a wider one.
+    highlight_width: int = 3
 
 
 BOX_STYLES = {
-    LEAF: BoxStyle("#d0ebff", "table"),
-    TENSOR: BoxStyle("#fff3bf", "table"),
-    OUTPUT: BoxStyle("#d3f9d8", "table"),
-    SAVED: BoxStyle("#ffd8a8", "table"),
+    LEAF: BoxStyle("#d0ebff", "table", highlight_width=4),
+    TENSOR: BoxStyle("#fff3bf", "table", highlight_width=4),
+    OUTPUT: BoxStyle("#d3f9d8", "table", highlight_width=4),
+    SAVED: BoxStyle("#ffd8a8", "table", highlight_width=4),
     OP: BoxStyle("#e9ecef", "ellipse"),
-    SUMMARY: BoxStyle("#ffffff", "note"),
+    SUMMARY: BoxStyle("#ffffff", "note", border="dashed"),
 }
+
+
+def style_of(node: GraphNode) -> BoxStyle:
+    """The style of ``node``'s box: its kind's, dashed for a reference box."""
+    style = BOX_STYLES[node.kind]
+    return replace(style, border="dashed") if node.same_as else style
 
 
 def to_dot(
@@ -596,35 +607,33 @@ def _width_in_points(text: str) -> int:
 
 
 def _node_line(node: GraphNode, highlighted: bool) -> str:
-    style = BOX_STYLES[node.kind]
+    style = style_of(node)
     if style.shape == "table" and not _is_plain_box(node):
         attributes = _table_box(node, style, highlighted)  # outlined its own way
     else:
         if style.shape == "ellipse":
-            attributes = _ellipse(node)
+            attributes = [_ellipse_label(node)]
         elif style.shape == "note":
-            attributes = [f'shape=box, style="rounded,dashed", label=<{_html(node.title)}>']
+            attributes = [f"shape=box, label=<{_html(node.title)}>"]
         else:
             attributes = _plain_box(node, style)
+        box_style = {"note": "rounded", "ellipse": "filled", "table": "filled"}[style.shape]
+        if style.border == "dashed":
+            attributes.append(f'style="{box_style},dashed"')
         if highlighted:
-            attributes.append(f'penwidth=3, color="{HIGHLIGHT_COLOUR}"')
+            attributes.append(f'penwidth={style.highlight_width}, color="{HIGHLIGHT_COLOUR}"')
     if node.tooltip and node.tooltip != node.title:  # shown on hover, where it adds something
         attributes.append(f"tooltip={_quoted(node.tooltip)}")
     return f"  {node.id} [{', '.join(attributes)}];"
 
 
-def _ellipse(node: GraphNode) -> list[str]:
-    attributes = []
+def _ellipse_label(node: GraphNode) -> str:
     if node.notes or not node.title.isidentifier():
         label = _html(node.title) + "".join(
             f'<BR/><FONT POINT-SIZE="{SMALL_FONT_SIZE}">{_html(note)}</FONT>' for note in node.notes
         )
-        attributes.append(f"label=<{label}>")
-    else:  # a type name: a plain label, which Graphviz lays out faster than an HTML one
-        attributes.append(f"label={_quoted(node.title)}")
-    if node.same_as:
-        attributes.append('style="filled,dashed"')
-    return attributes
+        return f"label=<{label}>"
+    return f"label={_quoted(node.title)}"  # a type name: plain text lays out faster than HTML
 
 
 def _is_plain_box(node: GraphNode) -> bool:
@@ -647,7 +656,6 @@ def _plain_box(node: GraphNode, style: BoxStyle) -> list[str]:
     if node.same_as:  # a reference: the name in bold, on a dashed box of its kind's colour
         attributes = [
             f"label=<<B>{_html(node.title)}</B>>",
-            'style="filled,dashed"',
             f'margin="{2 * CELL_PADDING / 72:.3f},{CELL_MARGIN}"',  # a name alone looks cramped
         ]
     else:
@@ -669,11 +677,10 @@ def _table_box(node: GraphNode, style: BoxStyle, highlighted: bool) -> list[str]
     )
     if highlighted:
         # The outline goes round the table, not into it: a thicker table border would make the
-        # box bigger, and the step-by-step pictures would shift from frame to frame. The table
-        # covers the inner half of the line, so it is drawn thicker than an op's.
+        # box bigger, and the step-by-step pictures would shift from frame to frame.
         return [
-            f'shape=box, width=0, height=0, margin=0, penwidth=4, color="{HIGHLIGHT_COLOUR}", '
-            f'fillcolor="{style.fill}", label=<{table}>'
+            f"shape=box, width=0, height=0, margin=0, penwidth={style.highlight_width}, "
+            f'color="{HIGHLIGHT_COLOUR}", fillcolor="{style.fill}", label=<{table}>'
         ]
     return [f"shape=plain, label=<{table}>"]
 

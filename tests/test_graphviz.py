@@ -71,33 +71,32 @@ def test_a_quick_picture_starts_no_process(monkeypatch):
 # --- in a child process ------------------------------------------------------------------------
 
 
-def test_a_slow_picture_is_rendered_in_a_child_process_with_the_same_result(monkeypatch):
-    source = draw(chain(5)).source
-    in_process = render(source, "svg")
-    started = []
+@pytest.fixture
+def started(monkeypatch):
+    """The command of every process started from here on."""
+    commands = []
     real_popen = subprocess.Popen
 
     def counting_popen(*args, **kwargs):
-        started.append(args[0])
+        commands.append(args[0])
         return real_popen(*args, **kwargs)
 
     monkeypatch.setattr(subprocess, "Popen", counting_popen)
+    return commands
+
+
+def test_a_slow_picture_is_rendered_in_a_child_process_with_the_same_result(started):
+    source = draw(chain(5)).source
+    in_process = render(source, "svg")
+    started.clear()  # nothing before counts
     assert render(source, "svg", estimated_seconds=IN_PROCESS_SECONDS + 1) == in_process
     assert render(source, "png", estimated_seconds=IN_PROCESS_SECONDS + 1).startswith(b"\x89PNG")
     assert len(started) == 2 and started[0][1:3] == ["-m", "helpers._graphviz"]
 
 
-def test_a_drawing_predicted_slow_renders_in_a_child_process(monkeypatch):
+def test_a_drawing_predicted_slow_renders_in_a_child_process(started):
     drawing = draw(chain(600), max_nodes=None)
     assert drawing.estimated_seconds > IN_PROCESS_SECONDS
-    started = []
-    real_popen = subprocess.Popen
-
-    def counting_popen(*args, **kwargs):
-        started.append(args[0])
-        return real_popen(*args, **kwargs)
-
-    monkeypatch.setattr(subprocess, "Popen", counting_popen)
     svg = ElementTree.fromstring(drawing.svg())
     assert len(started) == 1
     assert sum(t.text == "TanhBackward0" for t in svg.iter("{http://www.w3.org/2000/svg}text"))

@@ -51,6 +51,20 @@ PAGE_TIMEOUT_MS = 120_000
 VIEWPORT = {"width": 1280, "height": 900}
 # Chromium cannot capture a taller picture in one piece; longer notebooks are cut off there.
 MAX_SCREENSHOT_HEIGHT = 30_000
+# Window heights tried until the notebook's measured height holds still.
+SCREENSHOT_TRIES = 10
+SCROLLER = "document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer')"
+# The window height that shows the notebook down to its last cell (and a margin below it): the
+# notebook's own scroll height would not do, as JupyterLab pads it with most of a window's height.
+NOTEBOOK_HEIGHT = f"""() => {{
+  const cells = {SCROLLER}.querySelectorAll('.jp-Cell');
+  return Math.ceil(cells[cells.length - 1].getBoundingClientRect().bottom) + 24;
+}}"""
+LAST_CELL_IN_VIEW = """() => {
+  const cells = document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Cell');
+  const last = cells[cells.length - 1].getBoundingClientRect();
+  return last.height > 0 && last.bottom <= window.innerHeight;
+}"""
 PICTURE_TYPES = ("image/png", "image/jpeg", "image/svg+xml")
 SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
 
@@ -215,6 +229,7 @@ class LivePage:
     cells: list[LiveCell]
     saved: dict  # the notebook as JupyterLab saved it after the run: its outputs, errors included
     screenshot: Path
+    screenshot_is_whole: bool  # the screenshot reaches the notebook's last cell
     problems: list[str] = field(default_factory=list)
 
 
@@ -239,14 +254,14 @@ class NotebookRunner:
             _open(page, self.lab, relative)
             _run_all_cells(page, self.lab, relative)
             saved = _save(page, self.lab.root_dir / relative)
-            screenshot = _screenshot(
+            screenshot, whole = _screenshot(
                 page, SCREENSHOTS / notebook.parent.name / f"{notebook.stem}.png"
             )
             cells = [LiveCell(**facts) for facts in page.evaluate(READ_CELLS)]
             for index, cell in enumerate(cells):
                 if cell.sliders:
                     cell.highlighted_before_and_after_slider = _move_slider(page, index)
-            return LivePage(cells, saved, screenshot)
+            return LivePage(cells, saved, screenshot, whole)
         finally:
             page.close()
             self.lab.shut_down_kernel(relative)
@@ -302,27 +317,26 @@ def _save(page, path: Path) -> dict:
     return json.loads(path.read_text(encoding="utf-8"))
 
 
-def _screenshot(page, path: Path) -> Path:
-    """The whole notebook in one picture: the window is made as tall as the notebook."""
-    height = page.evaluate(
-        """() => {
-          const scroller = document.querySelector(
-            '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer');
-          return window.innerHeight - scroller.clientHeight + scroller.scrollHeight;
-        }"""
-    )
-    page.set_viewport_size(
-        {"width": VIEWPORT["width"], "height": min(height, MAX_SCREENSHOT_HEIGHT)}
-    )
+def _screenshot(page, path: Path) -> tuple[Path, bool]:
+    """The whole notebook in one picture: the window is made as tall as the notebook.
+
+    JupyterLab lays out only the cells near the window and guesses the height of the others, so
+    the notebook's height is measured again at each new window height until it stops changing.
+    Returns the picture and whether its last cell ends inside it.
+    """
     # Run All leaves the notebook scrolled to its last cell; a reader starts at the top.
-    page.evaluate(
-        """() => document.querySelector(
-             '.jp-NotebookPanel:not(.lm-mod-hidden) .jp-WindowedPanel-outer').scrollTop = 0"""
-    )
-    page.wait_for_timeout(1000)  # one layout pass at the new size
+    page.evaluate(f"() => {{ {SCROLLER}.scrollTop = 0; }}")
+    height = page.viewport_size["height"]
+    for _ in range(SCREENSHOT_TRIES):
+        wanted = min(page.evaluate(NOTEBOOK_HEIGHT), MAX_SCREENSHOT_HEIGHT)
+        if wanted == height:
+            break
+        height = wanted
+        page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
+        page.wait_for_timeout(1000)  # one layout pass at the new size
     path.parent.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(path))
-    return path
+    return path, page.evaluate(LAST_CELL_IN_VIEW)
 
 
 def _move_slider(page, cell_index: int) -> tuple[list[str], list[str]]:
@@ -393,6 +407,13 @@ def test_every_cell_runs_and_a_screenshot_is_saved(runner, notebook):
         f"Run All did not run every cell once, in order: prompts {code_prompts}"
     )
     assert live.screenshot.stat().st_size > 0
+
+
+@pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem}")
+def test_screenshot_shows_the_notebook_down_to_its_last_cell(runner, notebook):
+    assert runner.page_of(notebook).screenshot_is_whole, (
+        f"{runner.page_of(notebook).screenshot} stops before the notebook's last cell"
+    )
 
 
 @pytest.mark.parametrize("notebook", NOTEBOOKS, ids=lambda p: f"{p.parent.name}-{p.stem}")

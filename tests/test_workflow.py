@@ -81,6 +81,14 @@ def test_workflow_runs_make_test_as_a_developer_does():
     assert [s["run"].strip() for s in steps() if "run" in s and "make" in s["run"]] == ["make test"]
 
 
+def test_workflow_installs_the_debian_packages_binder_installs():
+    # apt.txt is Binder's list (a font with Chinese characters, for the Chinese edition's plots
+    # and screenshots); GitHub's runners lack it too.
+    packages = (ROOT / "apt.txt").read_text(encoding="utf-8").split()
+    installs = [line for line in commands("test").splitlines() if "apt-get install" in line]
+    assert packages and all(any(package in line for line in installs) for package in packages)
+
+
 def test_workflow_leaves_the_choice_of_torch_build_to_the_makefile():
     # The Makefile names PyTorch's CPU index for torch alone; an index set for the whole job
     # would be asked about every package.

@@ -8,6 +8,9 @@ in one edition and not in the other fails here, naming the notebook, the cell an
 
 The pairing tests check the notebooks that exist in both editions; a separate test says which
 ones are missing, so that a half-written edition is checked as far as it goes.
+
+The Chinese edition's markdown keeps each paragraph on one line: Jupyter renders a line break
+inside a paragraph as a space, and Chinese puts no space between its sentences.
 """
 
 import difflib
@@ -23,6 +26,12 @@ NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
 ENGLISH, CHINESE = NOTEBOOKS / "en", NOTEBOOKS / "zh"
 # The one line allowed to differ, comments stripped: each edition chooses its own language.
 LANGUAGE_LINE = re.compile(r'(?:helpers\.)?set_language\("(?P<language>\w+)"\)')
+# Chinese characters, and the punctuation written with them (、。：，；（）“”…): the text around
+# which a space is never wanted.
+CHINESE_CHARACTER = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+CHINESE_PUNCTUATION = re.compile(r"[\u2018-\u201f\u2026\u3000-\u303f\uff00-\uffef]")
+# A line that starts a block of its own, so the line break before it is markdown's, not a space.
+BLOCK_START = re.compile(r"\s*(?:[-*+]\s|\d+[.)]\s|#|\||>|```|~~~|\$\$)")
 
 
 def _names(folder):
@@ -134,6 +143,54 @@ def _opening(cell):
     return repr(first[:60] + ("…" if len(first) > 60 else ""))
 
 
+def _chinese(character):
+    return bool(CHINESE_CHARACTER.match(character) or CHINESE_PUNCTUATION.match(character))
+
+
+def _paragraph_line(line, in_block):
+    """True for a line of running text, which the next line may continue."""
+    stripped = line.strip()
+    return not (
+        in_block
+        or not stripped
+        or stripped.startswith(("#", "|", "```", "~~~"))
+        or "$$" in stripped
+        or line.endswith(("  ", "\\"))  # a hard line break, asked for on purpose
+    )
+
+
+def spaces_from_line_breaks(markdown):
+    """Each line break inside a paragraph that Jupyter would render as a space in Chinese text.
+
+    One entry per break, naming the line it ends and the text on either side. A break is reported
+    when Chinese punctuation stands on either side of it, or Chinese text on both sides; breaks
+    that markdown needs (before a list item, a heading, a table row, a code or math block, around
+    a blank line) and breaks inside code and math blocks are not.
+    """
+    lines = markdown.splitlines()
+    problems = []
+    in_block = False  # inside a fenced code block or a $$ math block
+    for number, (line, following) in enumerate(zip(lines, lines[1:], strict=False), start=1):
+        continues = (
+            _paragraph_line(line, in_block)
+            and following.strip()
+            and not BLOCK_START.match(following)
+        )
+        stripped = line.strip()
+        if stripped.startswith(("```", "~~~")) or stripped.count("$$") % 2:
+            in_block = not in_block
+        if not continues:
+            continue
+        before, after = line.rstrip()[-1], following.strip()[0]
+        if (
+            CHINESE_PUNCTUATION.match(before)
+            or CHINESE_PUNCTUATION.match(after)
+            or (_chinese(before) and _chinese(after))
+        ):
+            problems.append(f"line {number}: …{line.rstrip()[-15:]}⏎{following.strip()[:15]}…")
+    return problems
+
+
 # --- the comparison itself ------------------------------------------------------------------
 
 
@@ -188,6 +245,47 @@ def test_a_code_difference_names_the_cell_and_shows_the_lines():
     assert "-a = 2" in problem and "+a = 3" in problem
 
 
+def test_a_line_break_between_chinese_sentences_is_reported():
+    (problem,) = spaces_from_line_breaks("这是第一句。\n这是第二句。")
+    assert problem.startswith("line 1:") and "第一句。⏎这是第二句" in problem
+
+
+def test_a_line_break_beside_chinese_punctuation_or_inside_a_list_item_is_reported():
+    assert spaces_from_line_breaks("卡住了？\n`check()` 给出提示。") != []
+    assert spaces_from_line_breaks("- 第一项的第一句。\n  第一项的第二句。") != []
+
+
+def test_line_breaks_that_markdown_needs_are_not_reported():
+    markdown = "\n".join(
+        [
+            "## 标题",
+            "第一段。",
+            "",
+            "第二段：",
+            "- 列表项一；",
+            "- 列表项二。",
+            "1. 编号项。",
+            "| 表头 | 表头 |",
+            "|---|---|",
+            "| 格子 | 格子 |",
+            "```",
+            "代码。",
+            "代码。",
+            "```",
+            "$$a = b，",
+            "c = d。$$",
+            "硬换行。  ",
+            "下一行。",
+        ]
+    )
+    assert spaces_from_line_breaks(markdown) == []
+
+
+def test_a_line_break_between_chinese_and_code_or_english_is_not_reported():
+    # Rendered as a space, which is what Chinese text puts around code and English words.
+    assert spaces_from_line_breaks("用\n`trace` 试一试，或者\nEnglish words\nin a row") == []
+
+
 # --- the notebooks --------------------------------------------------------------------------
 
 
@@ -232,3 +330,17 @@ def test_each_edition_chooses_its_own_language_once(name):
             if (match := LANGUAGE_LINE.search(line))
         ]
         assert chosen == [language], f"{folder.name}/{name} calls set_language with {chosen}"
+
+
+@pytest.mark.parametrize("name", sorted(_names(CHINESE)))
+def test_chinese_markdown_keeps_each_paragraph_on_one_line(name):
+    problems = [
+        f"cell {index} ({_opening(cell)}), {problem}"
+        for index, cell in enumerate(_cells(CHINESE / name))
+        if cell["cell_type"] == "markdown"
+        for problem in spaces_from_line_breaks(_source(cell))
+    ]
+    assert not problems, (
+        f"zh/{name}: Jupyter shows a line break inside a paragraph as a space, which Chinese "
+        "text does not have; join these lines\n" + "\n".join(problems)
+    )

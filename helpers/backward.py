@@ -365,7 +365,7 @@ class _Run:
 
     node: Node
     nested: bool  # run by a backward pass started inside another watched node's backward
-    received: Gradients = ()  # after the hooks that run before it (tensor hooks, pre-hooks)
+    received: Gradients = ()  # as it started: after tensor hooks and pre-hooks, before it ran
     sent: Gradients = ()  # after the node's post-hooks: what went on to next_functions
 
 
@@ -379,23 +379,28 @@ def _watching(nodes: Iterable[Node]) -> Iterator[list[_Run]]:
     unfinished: dict[int, list[_Run]] = {}
 
     def on_start(node: Node):
-        # A pre-hook runs just before its node: the order of `runs` is the engine's order. It
-        # copies nothing: an operation here would hide the node's sequence number from
-        # PyTorch's profiler, and an extra reference would change how AccumulateGrad stores .grad.
+        # A pre-hook runs just before its node, after your tensor hooks and pre-hooks: the order
+        # of `runs` is the engine's order, and what it copies is what the node received. Copied
+        # here, not afterwards: a node may change its gradient in place while it runs (a custom
+        # backward writing zeros into g, a post-accumulate-grad hook zeroing .grad). A copy, and
+        # no reference kept: AccumulateGrad keeps the very tensor it receives as .grad only when
+        # nothing else holds it.
         def hook(grad_outputs):
             running = unfinished.setdefault(threading.get_ident(), [])
-            run = _Run(node, nested=bool(running))
+            with _unseen_by_the_profiler():
+                received = _copies(grad_outputs)
+            run = _Run(node, nested=bool(running), received=received)
             runs.append(run)
             running.append(run)
 
         return hook
 
     def on_finish(node: Node):
-        # Registered after every hook of yours: it sees what the node was given after the hooks
-        # that run before it, and what it sent on after the hooks that run after it.
+        # Registered after every hook of yours: it sees what the node sent on after the hooks
+        # that run after it.
         def hook(grad_inputs, grad_outputs):
             run = unfinished[threading.get_ident()].pop()
-            run.received, run.sent = _copies(grad_outputs), _copies(grad_inputs)
+            run.sent = _copies(grad_inputs)
 
         return hook
 
@@ -408,6 +413,23 @@ def _watching(nodes: Iterable[Node]) -> Iterator[list[_Run]]:
     finally:
         for handle in handles:
             handle.remove()
+
+
+@contextmanager
+def _unseen_by_the_profiler() -> Iterator[None]:
+    """Operations run here are not recorded by PyTorch's profiler. Its record of a node's run
+    takes its sequence number (which forward operation the node belongs to) from the first
+    operation inside it: a copy made by a pre-hook would come first and hide it."""
+    if not torch._C._autograd._profiler_enabled():
+        yield
+        return
+    # Private API: turns PyTorch's RecordFunction off on this thread. A profiler that is running
+    # needs it on, so on is the state to restore.
+    torch._C._autograd._enable_record_function(False)
+    try:
+        yield
+    finally:
+        torch._C._autograd._enable_record_function(True)
 
 
 def _what_arrived(
@@ -482,7 +504,8 @@ _ADVICE = (
 def _replay(run: _Run, needed: set[Node]) -> Gradients:
     """What the by-hand engine's rules make ``run.node`` send on from what it received."""
     with torch.no_grad():
-        grads_out = _run(run.node, list(run.received))
+        # Copies: a node may write into the gradients it is given, and `run.received` is a record.
+        grads_out = _run(run.node, list(_copies(run.received)))
         fitted = [
             None if g is None or next_node is None else _fit(g, next_node, slot)
             for (next_node, slot), g in zip(run.node.next_functions, grads_out, strict=True)

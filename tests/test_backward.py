@@ -70,6 +70,21 @@ class BlocksItsInput(torch.autograd.Function):
         return None
 
 
+class ReLUThatWritesIntoItsGradient(torch.autograd.Function):
+    """A custom ReLU whose backward zeros entries of the gradient it is given, in place."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clamp(min=0)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        grad_output[x < 0] = 0
+        return grad_output
+
+
 def relu_example():
     w = torch.tensor([1.0, -2.0, 0.5], requires_grad=True)
     x = torch.tensor([3.0, 1.0, 2.0])
@@ -790,6 +805,19 @@ def test_trace_leaves_the_same_grads_as_a_plain_backward(build):
             assert_same_gradients((traced.grad,), (plain.grad,))
 
 
+def test_trace_lets_a_leaf_keep_the_gradient_it_received_as_its_grad_like_backward():
+    def grad_is_what_accumulate_grad_received(run_backward):
+        w = torch.randn(2, 3, requires_grad=True)
+        output = (w * torch.randn(2, 3)).sum()
+        received = []  # where its memory is: holding the tensor itself would stop the keeping
+        get_gradient_edge(w).node.register_prehook(lambda g: received.append(g[0].data_ptr()))
+        run_backward(output)
+        return w.grad.data_ptr() == received[0]
+
+    assert grad_is_what_accumulate_grad_received(lambda output: output.backward())
+    assert grad_is_what_accumulate_grad_received(trace)
+
+
 def test_trace_adds_into_existing_grads_like_backward():
     output, (w, _) = relu_example()
     w.grad = torch.ones(3)
@@ -895,6 +923,56 @@ def test_trace_shows_a_node_pre_hook_that_changed_what_the_node_received():
     steps = trace((h * h).sum())
     (hooked,) = [step for step in steps if step.changed_by_hook]
     assert hooked.node is h.grad_fn and torch.equal(hooked.grads_in[0], torch.tensor([60.0, 120.0]))
+
+
+def test_trace_shows_what_a_node_received_before_its_backward_wrote_into_it():
+    x = torch.tensor([-1.0, 2.0], requires_grad=True)
+    relu = ReLUThatWritesIntoItsGradient.apply(x)
+    steps = trace((relu * 3).sum())
+    (step,) = [s for s in steps if s.node is relu.grad_fn]
+    assert torch.equal(step.grads_in[0], torch.tensor([3.0, 3.0]))  # as it came in
+    assert torch.equal(step.grads_out[0], torch.tensor([0.0, 3.0]))
+    assert not any(s.changed_by_hook for s in steps)
+    assert "hook" not in repr(steps)
+
+
+def test_trace_shows_what_a_leaf_received_before_a_post_accumulate_grad_hook_zeroed_it():
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+
+    def zero_the_grad(tensor):
+        tensor.grad.zero_()
+
+    a.register_post_accumulate_grad_hook(zero_the_grad)
+    steps = trace((a * a).sum())
+    (leaf,) = [s for s in steps if s.name == "AccumulateGrad"]
+    assert torch.equal(leaf.grads_in[0], torch.tensor([2.0, 4.0]))
+    assert not leaf.changed_by_hook and torch.equal(a.grad, torch.zeros(2))
+
+
+def test_trace_shows_a_pre_hook_before_a_node_that_writes_into_its_gradient():
+    x = torch.tensor([-1.0, 2.0], requires_grad=True)
+    relu = ReLUThatWritesIntoItsGradient.apply(x)
+    relu.grad_fn.register_prehook(lambda grads: (grads[0] * 10,))
+    steps = trace((relu * 3).sum())
+    (hooked,) = [s for s in steps if s.changed_by_hook]
+    assert hooked.node is relu.grad_fn
+    assert torch.equal(hooked.grads_arrived[0], torch.tensor([3.0, 3.0]))
+    assert torch.equal(hooked.grads_in[0], torch.tensor([30.0, 30.0]))
+
+
+def test_grad_answers_when_a_node_writes_into_its_gradient():
+    x = torch.tensor([-1.0, 2.0], requires_grad=True)
+    output = (ReLUThatWritesIntoItsGradient.apply(x) * 3).sum()
+    expected = torch.autograd.grad(output, x, retain_graph=True)
+    assert_same_bits(grad(output, x), expected)
+
+
+def test_grad_names_what_a_pre_hook_did_before_a_node_that_writes_into_its_gradient():
+    x = torch.tensor([-1.0, 2.0], requires_grad=True)
+    relu = ReLUThatWritesIntoItsGradient.apply(x)
+    relu.grad_fn.register_prehook(lambda grads: (grads[0] * 10,))
+    with pytest.raises(CannotMatchPyTorch, match=r"received \[30, 30\] where \[3, 3\] had been"):
+        grad((relu * 3).sum(), x)
 
 
 @pytest.mark.parametrize("build", TRACED_GRAPHS, ids=lambda build: build.__name__)

@@ -13,12 +13,15 @@ LAB_HOST := 127.0.0.1
 LAB_PORT := 8888
 
 # --- which torch ------------------------------------------------------------------------------
-# TORCH=cpu (the default) or TORCH=cuda (Linux with an NVIDIA GPU: lessons 05-07 then run on it).
-# Without TORCH, make keeps the build the environment already has.
+# TORCH=cpu (the default) or TORCH=cuda (Linux with an NVIDIA GPU: lessons 05-07 then run on it),
+# said on make's command line. Without it, make keeps the build the environment already has; a
+# TORCH exported in a shell profile (another program's setting) is not read.
 SYSTEM := $(shell uname -s)
 MACHINE := $(shell uname -m)
 INSTALLED_TORCH := $(patsubst $(VENV)/.installed-lab-%,%,$(firstword $(wildcard $(VENV)/.installed-lab-*)))
-TORCH ?= $(or $(INSTALLED_TORCH),cpu)
+ifneq ($(origin TORCH),command line)
+TORCH := $(or $(INSTALLED_TORCH),cpu)
+endif
 TORCH_VERSION := $(shell sed -n 's/^torch==\([0-9][0-9.]*\).*/\1/p' requirements.txt)
 TORCH_CPU_INDEX := https://download.pytorch.org/whl/cpu
 ifeq ($(TORCH)-$(SYSTEM),cpu-Linux)
@@ -36,9 +39,9 @@ else ifeq ($(TORCH),cpu)
 # macOS and Windows: PyPI's build is the CPU one (with Apple's GPU, MPS, on Apple silicon).
 TORCH_INSTALL := torch==$(TORCH_VERSION)
 else ifeq ($(TORCH),cuda)
-$(error TORCH=cuda installs PyTorch's CUDA build, which exists for Linux (and Windows, without make); on $(SYSTEM) use the default TORCH=cpu)
+TORCH_PROBLEM := TORCH=cuda installs PyTorch's CUDA build, which exists for Linux (and Windows, without make); on $(SYSTEM) use the default TORCH=cpu
 else
-$(error TORCH=$(TORCH) is not a torch build this Makefile knows: use TORCH=cpu (the default) or TORCH=cuda)
+TORCH_PROBLEM := TORCH=$(TORCH) is not a torch build this Makefile knows: use TORCH=cpu (the default) or TORCH=cuda
 endif
 
 # --- the environment --------------------------------------------------------------------------
@@ -49,14 +52,29 @@ DEV_STAMP := $(VENV)/.installed-dev-$(TORCH)
 PIP := $(BIN)/python -m pip install --quiet
 
 .PHONY: lab test unit browser nbval lint outputs html images repository bench clean \
-	python-version supported-machine
+	python-version same-python supported-machine
+
+PRINT_VERSION := -c 'import sys; print("%d.%d" % sys.version_info[:2])'
+PYTHON_ADVICE := Install one of those and say which, e.g. make lab PYTHON=python3.12
 
 python-version:
-	@version=$$($(PYTHON) -c 'import sys; print("%d.%d" % sys.version_info[:2])') || { \
+	@version=$$($(PYTHON) $(PRINT_VERSION)) || { \
 		echo "make needs Python $(firstword $(SUPPORTED_PYTHONS)) to $(lastword $(SUPPORTED_PYTHONS)), and '$(PYTHON)' did not run: install one and say which, e.g. make lab PYTHON=python3.12" >&2; exit 1; }; \
 	case " $(SUPPORTED_PYTHONS) " in *" $$version "*) ;; *) \
-		echo "This collection needs Python $(firstword $(SUPPORTED_PYTHONS)) to $(lastword $(SUPPORTED_PYTHONS)) (torch $(TORCH_VERSION) and the other pinned packages have builds for those), and $(PYTHON) is Python $$version. Install one of those and say which, e.g. make lab PYTHON=python3.12" >&2; \
+		echo "This collection needs Python $(firstword $(SUPPORTED_PYTHONS)) to $(lastword $(SUPPORTED_PYTHONS)) (torch $(TORCH_VERSION) and the other pinned packages have builds for those), and $(PYTHON) is Python $$version. $(PYTHON_ADVICE)" >&2; \
 		exit 1;; esac
+
+# An environment made earlier: its Python must still be a supported one, and the one asked for
+# with PYTHON= on the command line, if any (else make would go on with the old one in silence).
+same-python:
+	@$(MAKE) --no-print-directory python-version PYTHON=$(BIN)/python \
+		PYTHON_ADVICE="Delete $(VENV) (rm -rf $(VENV)) and run make again, with PYTHON=python3.12 if python3 is another version."
+ifeq ($(origin PYTHON),command line)
+	@asked=$$($(PYTHON) $(PRINT_VERSION)) && made=$$($(BIN)/python $(PRINT_VERSION)) && \
+	if [ "$$asked" != "$$made" ]; then \
+		echo "$(VENV) was made with Python $$made, and PYTHON=$(PYTHON) is Python $$asked: delete $(VENV) (rm -rf $(VENV)) and run make again to make it with Python $$asked." >&2; \
+		exit 1; fi
+endif
 
 supported-machine:
 	@if [ "$(SYSTEM)-$(MACHINE)" = "Darwin-x86_64" ]; then \
@@ -64,8 +82,10 @@ supported-machine:
 		exit 1; fi
 
 $(LAB_STAMP): requirements.txt pyproject.toml
+	$(if $(TORCH_PROBLEM),$(error $(TORCH_PROBLEM)))
 	@$(MAKE) --no-print-directory supported-machine
-	@test -x $(BIN)/python || $(MAKE) --no-print-directory python-version
+	@if test -x $(BIN)/python; then $(MAKE) --no-print-directory same-python; \
+		else $(MAKE) --no-print-directory python-version; fi
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(PIP) --upgrade pip
 	rm -f $(VENV)/.installed-*
@@ -79,6 +99,7 @@ $(DEV_STAMP): $(LAB_STAMP) requirements-dev.txt
 	touch $@
 
 lab: $(LAB_STAMP)
+	@$(MAKE) --no-print-directory same-python
 	$(BIN)/python tools/lab.py --host $(LAB_HOST) --port $(LAB_PORT)
 
 test: lint unit nbval

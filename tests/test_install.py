@@ -18,13 +18,13 @@ CPU_INDEX = "https://download.pytorch.org/whl/cpu"
 TORCH_PIN = re.search(r"^torch==(\S+)$", (ROOT / "requirements.txt").read_text(), re.M).group(1)
 
 
-def make(*arguments: str) -> subprocess.CompletedProcess:
+def make(*arguments: str, cwd: Path = ROOT, **environment: str) -> subprocess.CompletedProcess:
     return subprocess.run(
         ["make", "--no-print-directory", *arguments],
-        cwd=ROOT,
+        cwd=cwd,
         capture_output=True,
         text=True,
-        env={**os.environ, "MAKEFLAGS": ""},
+        env={**os.environ, "MAKEFLAGS": "", **environment},
     )
 
 
@@ -87,6 +87,17 @@ def test_an_unknown_torch_build_is_refused_with_the_choices(variables, message):
     assert message in result.stderr
 
 
+def test_a_torch_exported_in_the_shell_is_not_read():
+    # Only make's command line chooses the build: TORCH may be another program's setting.
+    assert make("-n", "clean", TORCH="1").returncode == 0
+    commands = [
+        line
+        for line in make("-n", "-B", "lab", "SYSTEM=Linux", TORCH="cuda").stdout.splitlines()
+        if " -m pip install" in line
+    ]
+    assert torch_command(commands).endswith(f" torch=={TORCH_PIN}+cpu")
+
+
 def test_an_intel_mac_is_sent_to_conda():
     result = make("supported-machine", "SYSTEM=Darwin", "MACHINE=x86_64")
     assert result.returncode != 0
@@ -137,6 +148,42 @@ def test_a_python_outside_the_supported_range_is_refused_with_a_message(python_r
 @pytest.mark.parametrize("version", ["3.10", "3.14"])
 def test_a_supported_python_is_accepted(python_reporting, version):
     assert make("python-version", f"PYTHON={python_reporting(version)}").returncode == 0
+
+
+@pytest.fixture
+def checkout_with_environment(tmp_path, python_reporting):
+    """A copy of what the Makefile reads, with a .venv whose python reports a given version."""
+
+    def checkout(version: str) -> Path:
+        folder = tmp_path / f"checkout-{version}"
+        (folder / ".venv" / "bin").mkdir(parents=True)
+        for name in ("Makefile", "requirements.txt", "requirements-dev.txt", "pyproject.toml"):
+            (folder / name).write_text((ROOT / name).read_text())
+        (folder / ".venv" / "bin" / "python").symlink_to(python_reporting(version))
+        return folder
+
+    return checkout
+
+
+def test_an_environment_made_with_an_unsupported_python_is_refused(checkout_with_environment):
+    result = make("same-python", cwd=checkout_with_environment("3.9"))
+    assert result.returncode != 0
+    assert "is Python 3.9" in result.stderr and "Delete .venv" in result.stderr
+
+
+def test_a_python_asked_for_that_is_not_the_environments_is_refused(
+    checkout_with_environment, python_reporting
+):
+    checkout = checkout_with_environment("3.11")
+    result = make("same-python", f"PYTHON={python_reporting('3.12')}", cwd=checkout)
+    assert result.returncode != 0
+    assert ".venv was made with Python 3.11" in result.stderr and "delete .venv" in result.stderr
+    assert make("same-python", f"PYTHON={python_reporting('3.11')}", cwd=checkout).returncode == 0
+    assert make("same-python", cwd=checkout).returncode == 0
+
+
+def test_make_lab_checks_the_environments_python_every_time():
+    assert "same-python" in make("-n", "lab").stdout
 
 
 def test_a_missing_python_is_named_in_the_message():

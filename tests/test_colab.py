@@ -5,9 +5,10 @@ The slow test builds a stand-in for Colab: a fresh virtual environment that alre
 Colab preinstalls and this collection needs (torch, numpy, a kernel) but not `helpers`, and a
 kernel that has imported a stand-in `google.colab` module, as Colab's kernel has. Its torch is
 the one installed here, shared rather than downloaded again, as Colab's is there before any cell
-runs. The setup cell's install source is pointed at a copy of this checkout through
-AUTOGRAD_NOTEBOOKS_SOURCE (in Colab it is the repository). A graph notebook then runs top to
-bottom with nbclient. Run it alone with `pytest -m colab`; it needs the package index, as Colab
+runs, and ipywidgets at the version of Colab's runtime (7). The setup cell's install source is
+pointed at a copy of this checkout through AUTOGRAD_NOTEBOOKS_SOURCE (in Colab it is the
+repository). The first notebook that draws a graph and the first with a backward-step slider
+then run top to bottom with nbclient. Run it alone with `pytest -m colab`; it needs the package index, as Colab
 does, for what the setup cell installs (matplotlib, Graphviz's bindings, ipywidgets).
 
 The fast tests read every markdown cell of every notebook for pictures Colab cannot show.
@@ -41,6 +42,9 @@ REQUIREMENTS = ROOT / "requirements.txt"
 # What Colab has that matters here: its own torch (the one installed here stands in for it),
 # numpy, and a Jupyter kernel. Everything else the setup cell must bring.
 PREINSTALLED = ["torch", "numpy", "ipykernel"]
+# Installed in the stand-in at the version Colab's runtime has: its page runs ipywidgets 7, and
+# the backward-step slider must work with it. The setup cell must keep it.
+COLAB_VERSIONS = {"ipywidgets": "7.7.1"}
 STAND_IN_COLAB = '"""A stand-in for Colab\'s google.colab module: its presence is what counts."""\n'
 CELL_TIMEOUT_SECONDS = 600
 
@@ -54,6 +58,11 @@ def graph_notebook() -> Path:
     """The first notebook that draws with helpers.graph (else the first notebook)."""
     drawing = [p for p in NOTEBOOKS if re.search(r"\bhelpers\.graph\b", _code(p))]
     return (drawing or NOTEBOOKS)[0]
+
+
+def slider_notebook() -> Path:
+    """The first notebook with a backward-step slider (step_through), a widget."""
+    return next(p for p in NOTEBOOKS if re.search(r"\bstep_through\(", _code(p)))
 
 
 # --- helpers' requirements admit Colab's torch --------------------------------------------------
@@ -77,10 +86,11 @@ def test_the_requirements_pin_torch_so_the_range_never_pulls_another_here():
 @dataclass
 class ColabRun:
     helpers_before: bool
-    error: str | None  # what stopped the notebook, if anything did
+    errors: dict[str, str | None]  # per notebook run, what stopped it, if anything did
     helpers_origin: str | None  # where pip says helpers was installed from
     torch_before: tuple[str, int]
     torch_after: tuple[str, int]
+    ipywidgets_after: str
 
 
 def _python(environment: Path) -> Path:
@@ -114,6 +124,18 @@ def _helpers_origin(python: Path) -> str | None:
     return json.loads(found)["url"] if found and found != "None" else None
 
 
+def _constraints(work: Path) -> Path:
+    """requirements.txt's pins, but for what the stand-in has at Colab's own versions."""
+    kept = [
+        line
+        for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines()
+        if not any(re.match(rf"{name}\b", line) for name in COLAB_VERSIONS)
+    ]
+    path = work / "constraints.txt"
+    path.write_text("\n".join(kept) + "\n", encoding="utf-8")
+    return path
+
+
 def _kernel_spec(work: Path, python: Path, checkout: Path) -> Path:
     """A kernel in the stand-in environment whose IPython imports google.colab at start."""
     stand_in = work / "stand-in"
@@ -133,7 +155,7 @@ def _kernel_spec(work: Path, python: Path, checkout: Path) -> Path:
             "IPYTHONDIR": str(work / "ipython"),
             "AUTOGRAD_NOTEBOOKS_SOURCE": str(checkout),
             # What the setup cell installs takes the validated versions, not whatever is newest.
-            "PIP_CONSTRAINT": str(REQUIREMENTS),
+            "PIP_CONSTRAINT": str(_constraints(work)),
             "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         },
     }
@@ -209,13 +231,23 @@ def colab_run(tmp_path_factory) -> ColabRun:
     venv.create(environment, with_pip=True)
     _share_preinstalled(environment, work / "preinstalled")
     python = _python(environment)
+    colab_versions = [f"{name}=={version}" for name, version in COLAB_VERSIONS.items()]
+    subprocess.run([python, "-m", "pip", "install", "--quiet", *colab_versions], check=True)
     helpers_before = _probe(python, "import helpers; print('found')") == "found"
     torch_before = _torch_install(python)
     kernels = _kernel_spec(work, python, checkout)
-    notebook = checkout / graph_notebook().relative_to(ROOT)
-    error = _run_notebook(notebook, kernels)
+    errors = {
+        notebook.name: _run_notebook(checkout / notebook.relative_to(ROOT), kernels)
+        for notebook in (graph_notebook(), slider_notebook())
+    }
+    ipywidgets = _probe(python, "import ipywidgets; print(ipywidgets.__version__)")
     return ColabRun(
-        helpers_before, error, _helpers_origin(python), torch_before, _torch_install(python)
+        helpers_before,
+        errors,
+        _helpers_origin(python),
+        torch_before,
+        _torch_install(python),
+        ipywidgets,
     )
 
 
@@ -225,8 +257,13 @@ def test_stand_in_for_colab_starts_without_helpers(colab_run):
 
 
 @pytest.mark.colab
-def test_graph_notebook_runs_top_to_bottom_in_the_stand_in_for_colab(colab_run):
-    assert colab_run.error is None, colab_run.error
+def test_graph_and_slider_notebooks_run_top_to_bottom_in_the_stand_in_for_colab(colab_run):
+    assert colab_run.errors == dict.fromkeys(colab_run.errors), colab_run.errors
+
+
+@pytest.mark.colab
+def test_setup_cell_keeps_colabs_own_ipywidgets(colab_run):
+    assert colab_run.ipywidgets_after == COLAB_VERSIONS["ipywidgets"]
 
 
 @pytest.mark.colab

@@ -14,8 +14,10 @@ is a straight-ish line there and an L-shaped corner on a linear axis.
 A plot never stops the training it shows. A loss the axis cannot show (0 or below on a log
 axis; nan or infinite on any axis, and a whole number too large for a float counts as infinite)
 is skipped: the curve joins the points on either side of it, and one caption in the corner of
-the picture says how many were skipped and where the first was. The live plot still keeps every
-value in ``live.losses``.
+the picture says how many were skipped and where the first was. The live plot skips, the same
+way, a step that does not come after the last one it drew (steps that restart at 0 each epoch),
+and if matplotlib fails to draw the curve at all it warns once and stops redrawing. It still
+keeps every value in ``live.losses``, and its step in ``live.steps``.
 
 The live plot takes one place in the cell at the first step and redraws the picture there, in
 place, through an IPython display handle, rather than clearing the cell's output (which piles
@@ -29,8 +31,9 @@ needs a font that has it: without one it comes out as an empty box. So in Chines
 the legend's and the caption's words are Chinese when matplotlib has a font with every
 character they use (Noto Sans CJK, Source Han Sans, WenQuanYi, Microsoft YaHei, PingFang, ...:
 see `_ChineseFont`), and English otherwise (Colab has none, for one), with the notebook's text
-around the picture saying in Chinese what the axes are. Text outside the picture (the line that
-keeps the live plot's place) is always in the chosen language.
+around the picture saying in Chinese what the axes are. A title given per language,
+``title={"en": "two-layer network", "zh": "两层网络"}``, follows the same rule. Text outside
+the picture (the line that keeps the live plot's place) is always in the chosen language.
 """
 
 from __future__ import annotations
@@ -43,19 +46,21 @@ import reprlib
 import textwrap
 import time
 import unicodedata
+import warnings
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
 import matplotlib.pyplot as plt
+import numpy as np
 from matplotlib import font_manager
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from helpers.language import get_language
+from helpers.language import LANGUAGES, get_language
 
 __all__ = ["LiveLossPlot", "plot_losses"]
 
@@ -70,6 +75,7 @@ _MAX_REDRAW_SHARE = 0.05
 _clock = time.perf_counter
 
 Curve = tuple[list[int], list[float]]  # the steps and the loss at each step
+Title = str | Mapping[str, str] | None  # one title, or one per language: {"en": ..., "zh": ...}
 _CAPTION_WIDTH = 56  # columns per line of the caption about skipped losses (a character: two)
 _CLOSING_MARKS = set("，。、；：？！）」』”")  # never the first character of a line
 _OPENING_MARKS = set("（「『“")  # never the last
@@ -91,6 +97,10 @@ WORDS: dict[str, dict[str, str]] = {
         "diverge?",
         "not positive": "Skipped {losses} 0 or below, which a log axis cannot show (first at "
         "{where}); log_y=False draws them.",
+        "step not finite": "Skipped {losses} whose step is nan or infinite, which the axis "
+        "cannot place (first at {where}).",
+        "step goes back": "Skipped {losses} whose step does not come after the step drawn "
+        "before it (first at {where}): count steps with one counter for the whole run.",
         "placeholder": "(the loss curve is drawn here while the loop runs)",
     },
     "zh": {
@@ -105,6 +115,10 @@ WORDS: dict[str, dict[str, str]] = {
         "not finite": "跳过了 {losses} nan 或无穷大的损失（第一个在{where}）：训练发散了吗？",
         "not positive": "跳过了 {losses}小于或等于 0 的损失，对数坐标轴画不出它们（第一个在"
         "{where}）；log_y=False 可以画出它们。",
+        "step not finite": "跳过了 {losses}步数为 nan 或无穷大的损失，横轴上没有它们的位置（第一个"
+        "在{where}）。",
+        "step goes back": "跳过了 {losses}步数不大于上一个已画出步数的损失（第一个在{where}）："
+        "整个训练请只用一个计数器记步数。",
         "placeholder": "（训练循环运行时，损失曲线会画在这里）",
     },
 }
@@ -116,26 +130,33 @@ def plot_losses(
     losses: Iterable[float] | Mapping[str, Iterable[float]],
     *,
     steps: Iterable[int] | None = None,
-    title: str | None = None,
+    title: Title = None,
     log_y: bool = True,
     ax: Axes | None = None,
 ) -> Figure:
     """Draw loss curves: one run (a list of losses) or several (a dict name -> list of losses).
 
     Step ``i`` of the x axis is the ``i``-th loss unless ``steps`` gives the step of each loss
-    (for losses recorded every 10 steps, say; a list or a tensor). Several runs get a legend and
-    each its own line style, so curves that coincide stay visible. Pass ``ax`` to draw into axes
-    of your own. A loss the axis cannot show is skipped, and a caption says so.
+    (for losses recorded every 10 steps, say; a list or a tensor; whole numbers that increase).
+    Several runs get a legend and each its own line style, so curves that coincide stay visible.
+    Pass ``ax`` to draw into axes of your own. A loss the axis cannot show is skipped, and a
+    caption says so.
+
+    ``title`` is a text, or one per language, ``{"en": "two-layer network", "zh": "两层网络"}``:
+    the picture shows the title of the language chosen with `helpers.set_language`, or the
+    English one where its words are English (no font on this machine draws the chosen
+    language's characters, or no title was given in it).
 
     The figure is returned rather than left open in pyplot: ending a notebook cell with
     ``plot_losses(...)`` shows it exactly once; in a script, call ``.savefig(path)`` on it.
     """
     runs = _as_runs(losses, steps)
+    _check_title(title)
     if ax is None:
         figure, ax = plt.subplots(figsize=FIGURE_SIZE, layout="constrained")
         # Left open, the inline backend would show the figure a second time at the end of the cell.
         plt.close(figure)
-    words = _picture_words(f"{title or ''}{''.join(runs)}")
+    words = _picture_words(title, names=runs)
     skipped = _Skipped()
     lines = []
     for index, (name, (x, y)) in enumerate(runs.items()):
@@ -151,7 +172,7 @@ def plot_losses(
             linestyle=style,
             label=name or None,
         )
-    _label_axes(ax, title, log_y, words)
+    _label_axes(ax, log_y, words)
     if isinstance(losses, Mapping):
         _legend(ax, lines, list(runs), words)
     if skipped:
@@ -175,58 +196,68 @@ class LiveLossPlot:
     loop trains for ``every_seconds``, or for 20 times as long as that redraw took if that is
     longer, so that redrawing costs a long loop at most about 5% of its time. ``steps`` and
     ``losses`` hold what was recorded, ``redraws`` counts the pictures drawn, and ``figure`` is
-    the matplotlib figure.
+    the matplotlib figure. ``title`` is a text or one per language, as for `plot_losses`.
     """
 
     def __init__(
-        self, *, title: str | None = None, log_y: bool = True, every_seconds: float = 0.5
+        self, *, title: Title = None, log_y: bool = True, every_seconds: float = 0.5
     ) -> None:
+        _check_title(title)
         if isinstance(every_seconds, bool) or not isinstance(every_seconds, numbers.Real):
             raise TypeError(f"every_seconds must be a number of seconds, got {every_seconds!r}.")
         if not every_seconds >= 0:
             raise ValueError(f"every_seconds must be 0 or more, got {every_seconds!r}.")
         self.log_y = log_y
         self.every_seconds = float(every_seconds)
-        self.steps: list[int] = []
+        self.steps: list[float] = []  # as given: 3 stays an int, 1.5 a float
         self.losses: list[float] = []  # every loss recorded, also those the picture skips
-        self._drawn_steps: list[int] = []  # the points the axis can show
+        self._drawn_steps: list[float] = []  # the points the axis can show
         self._drawn_losses: list[float] = []
         self._skipped = _Skipped()
         self._note: Text | None = None  # the caption, once a loss has been left out
         self.redraws = 0
-        self._words = _picture_words(title or "")  # one language for the whole picture
+        self._words = _picture_words(title)  # one language for the whole picture
         # A figure outside pyplot: the inline backend never shows it on its own, so the cell
         # holds only the picture this class displays.
         self.figure = Figure(figsize=FIGURE_SIZE)
         FigureCanvasAgg(self.figure)
         # Fixed margins, wide enough for the labels: an automatic layout would double the time
         # of every redraw.
-        self.figure.subplots_adjust(left=0.13, right=0.97, bottom=0.14, top=0.9 if title else 0.94)
+        top = 0.9 if self._words.title else 0.94
+        self.figure.subplots_adjust(left=0.13, right=0.97, bottom=0.14, top=top)
         self._axes = self.figure.add_subplot()
         (self._line,) = self._axes.plot([], [])
-        _label_axes(self._axes, title, log_y, self._words)
+        _label_axes(self._axes, log_y, self._words)
         self._display = _notebook_display()
         self._handle: Any = None  # the IPython display handle of the picture's place in the cell
         self._next_redraw: float | None = None
+        self._gave_up = False  # matplotlib failed to draw the curve: no more redraws
         self._finished = False
 
-    def update(self, step: int, loss: float) -> None:
+    def update(self, step: float, loss: float) -> None:
         """Record the loss at ``step`` (use ``loss.item()``); redraw if it is time to.
 
-        A loss the axis cannot show (0 or below on a log axis, nan, inf) is recorded in
-        ``losses`` but skipped in the picture, which says so in a caption: a plot never stops
-        the loop it shows.
+        A plot never stops the loop it shows. ``step`` is any real number: 0, 1, 2, ..., or
+        an epoch such as 1.5, or a tensor of one number. A point the picture cannot show is
+        recorded in ``steps`` and ``losses`` but skipped in the picture, which says so in a
+        caption: a loss of 0 or below on a log axis, nan or inf, or a step that does not come
+        after the last step drawn (steps that restart at 0 each epoch, say: count them with one
+        counter for the whole run). If matplotlib fails to draw the curve (losses near the
+        largest float, 1e308), a warning says so once and the plot stops redrawing. Refused, at
+        the first step, is only what is no number at all: text, a tensor of several numbers, a
+        meta tensor (which holds no numbers).
         """
         if self._finished:
             raise RuntimeError(
                 "This live plot is finished: its final curve is drawn. "
                 "Create a new LiveLossPlot for a new training run."
             )
-        step = _as_step(step, previous=self.steps[-1] if self.steps else None)
+        step = _as_live_step(step)
         value = _as_loss(loss, f"at step {step}")
         self.steps.append(step)
         self.losses.append(value)
-        if self._skipped.drawable(step, value, self.log_y):
+        last_drawn = self._drawn_steps[-1] if self._drawn_steps else None
+        if self._skipped.drawable(step, value, self.log_y, after=last_drawn):
             self._drawn_steps.append(step)
             self._drawn_losses.append(value)
         now = _clock()
@@ -239,7 +270,7 @@ class LiveLossPlot:
 
     def finish(self) -> None:
         """Draw the final curve; the ``with`` block calls this. Calling it again does nothing."""
-        if not self._finished and self.steps:
+        if not self._finished and self.steps and not self._gave_up:
             self._redraw()
         self._finished = True
 
@@ -257,6 +288,19 @@ class LiveLossPlot:
 
     def _redraw(self) -> None:
         started = _clock()
+        try:
+            # numpy's overflow warnings from inside matplotlib would only add noise to the cell:
+            # a picture that cannot be drawn gets one warning of ours, below.
+            with np.errstate(all="ignore"):
+                self._draw()
+        except Exception as error:  # noqa: BLE001 - a plot never stops the loop it shows
+            self._stop_redrawing(error)
+            return
+        self.redraws += 1
+        ended = _clock()
+        self._next_redraw = ended + max(self.every_seconds, (ended - started) / _MAX_REDRAW_SHARE)
+
+    def _draw(self) -> None:
         self._line.set_data(self._drawn_steps, self._drawn_losses)
         self._axes.relim()
         self._axes.autoscale_view()
@@ -268,9 +312,16 @@ class LiveLossPlot:
                 self._note.set_text(note)
         if self._display is not None:
             self._show()
-        self.redraws += 1
-        ended = _clock()
-        self._next_redraw = ended + max(self.every_seconds, (ended - started) / _MAX_REDRAW_SHARE)
+
+    def _stop_redrawing(self, error: Exception) -> None:
+        self._gave_up = True
+        self._next_redraw = math.inf  # no later step is ever time to redraw
+        warnings.warn(
+            f"The live plot could not draw the loss curve ({type(error).__name__}: {error}), "
+            "so it stops redrawing. Training goes on, and every loss is still in .losses, with "
+            "its step in .steps.",
+            stacklevel=4,  # from update: the learner's line that called it
+        )
 
     def _reserve_place(self) -> None:
         from IPython.display import Pretty
@@ -313,6 +364,7 @@ class _Words:
 
     texts: dict[str, str]
     fontfamily: list[str] | None = None  # None: matplotlib's default font has every character
+    title: str | None = None  # drawn as it is: never formatted, it is the caller's text
 
     def __call__(self, key: str, **blanks: object) -> str:
         return self.texts[key].format(**blanks)
@@ -405,81 +457,137 @@ def _characters_beyond_ascii(texts: dict[str, str]) -> str:
     return "".join(sorted({character for character in drawn if ord(character) > 127}))
 
 
-def _picture_words(callers_text: str = "") -> _Words:
+def _picture_words(title: Title = None, names: Iterable[str] = ()) -> _Words:
     """The words for a new picture: the chosen language's, if this machine can draw them.
 
-    With Chinese words, or Chinese in ``callers_text`` (a title, the names of runs: a learner
-    may write them in Chinese in either edition), the picture gets a font list ending in a
-    Chinese font, so Latin letters and digits keep matplotlib's default font and only the
-    characters it lacks come from the other.
+    A title given per language is one of those words: in Chinese, the Chinese title too must be
+    drawable, or the picture takes the English words and the English title. With Chinese words,
+    or Chinese in a title given as one text or in the names of runs (a learner may write them in
+    Chinese in either edition), the picture gets a font list ending in a Chinese font, so Latin
+    letters and digits keep matplotlib's default font and only the characters it lacks come from
+    the other.
     """
-    texts = WORDS[get_language()]
+    language = get_language()
+    texts, chosen_title = WORDS[language], _title_in(title, language)
     name = None
-    ours = _characters_beyond_ascii(texts)
+    ours = _characters_beyond_ascii({**texts, "title": chosen_title or ""})
     if ours:
         name = _chinese_font.name(ours)
-        if name is None:
-            texts = WORDS["en"]  # boxes instead of characters would teach nothing
+        if name is None:  # boxes instead of characters would teach nothing
+            texts, chosen_title = WORDS["en"], _title_in(title, "en")
+    callers_text = "".join([title if isinstance(title, str) else "", *names])
     theirs = "".join(sorted({c for c in callers_text if _columns(c) == 2}))
     if name is None and theirs:
         name = _chinese_font.name(theirs)
-    return _Words(texts, None if name is None else [*plt.rcParams["font.family"], name])
+    fontfamily = None if name is None else [*plt.rcParams["font.family"], name]
+    return _Words(texts, fontfamily, chosen_title)
 
 
-def _label_axes(ax: Axes, title: str | None, log_y: bool, words: _Words) -> None:
+def _title_in(title: Title, language: str) -> str | None:
+    """The title to draw in ``language``: the text given, or, given per language, that
+    language's (the English one where it has none)."""
+    if isinstance(title, Mapping):
+        return title.get(language, title["en"])
+    return title
+
+
+def _check_title(title: object) -> None:
+    example = '{"en": "two-layer network", "zh": "两层网络"}'
+    if title is None or isinstance(title, str):
+        return
+    if not isinstance(title, Mapping):
+        raise TypeError(
+            f'title must be a text, such as "two-layer network", or one text per language, '
+            f"such as {example}; got {reprlib.repr(title)} ({type(title).__name__})."
+        )
+    for language, text in title.items():
+        if language not in LANGUAGES:
+            known = ", ".join(f'"{code}"' for code in LANGUAGES)
+            raise ValueError(
+                f"title has an entry for {language!r}, which is not a language the helpers speak "
+                f"({known}). Give the title in those, such as {example}."
+            )
+        if not isinstance(text, str):
+            raise TypeError(
+                f"title[{language!r}] must be a text, got {reprlib.repr(text)} "
+                f"({type(text).__name__}). Give one text per language, such as {example}."
+            )
+    if "en" not in title:
+        raise ValueError(
+            f"title has no English entry, {reprlib.repr(dict(title))}: it is the title wherever "
+            "the chosen language's cannot be drawn (no font for its characters). Add one, such "
+            f"as {example}."
+        )
+
+
+def _label_axes(ax: Axes, log_y: bool, words: _Words) -> None:
     ax.set_xlabel(words("step"), **words.font)
     if log_y:
         ax.set_yscale("log")
         ax.set_ylabel(words("loss (log scale)"), **words.font)
     else:
         ax.set_ylabel(words("loss"), **words.font)
-    if title:
-        ax.set_title(title, **words.font)
+    if words.title:
+        ax.set_title(words.title, **words.font)
     ax.grid(True, alpha=0.3)
+
+
+# Why a point is left out of a picture, in the order the caption says it: each a key of WORDS.
+_REASONS = ("not finite", "not positive", "step not finite", "step goes back")
 
 
 @dataclass
 class _Skipped:
-    """The losses a picture skips, by reason: how many, and where (step, run) the first one was."""
+    """The points a picture skips, by reason: how many, and where (step, run) the first one was."""
 
-    not_positive: int = 0  # 0 or below, on a log axis
-    not_finite: int = 0  # nan or infinite
-    first_not_positive: tuple[int, str] | None = None
-    first_not_finite: tuple[int, str] | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+    first: dict[str, tuple[float, str]] = field(default_factory=dict)
 
-    def drawable(self, step: int, value: float, log_y: bool, run: str = "") -> bool:
-        """True if the axis can show ``value``; if not, count it as skipped."""
-        if not math.isfinite(value):
-            self.not_finite += 1
-            self.first_not_finite = self.first_not_finite or (step, run)
-            return False
-        if log_y and value <= 0:
-            self.not_positive += 1
-            self.first_not_positive = self.first_not_positive or (step, run)
-            return False
-        return True
+    def drawable(
+        self, step: float, value: float, log_y: bool, run: str = "", after: float | None = None
+    ) -> bool:
+        """True if the axis can show ``value`` at ``step``, after ``after`` (the last step
+        drawn); if not, count it as skipped."""
+        reason = _reason_to_skip(step, value, log_y, after)
+        if reason is None:
+            return True
+        self.counts[reason] = self.counts.get(reason, 0) + 1
+        self.first.setdefault(reason, (step, run))
+        return False
 
     def __bool__(self) -> bool:
-        return bool(self.not_positive or self.not_finite)
+        return bool(self.counts)
 
     def note(self, words: _Words) -> str:
-        sentences = []
-        if self.first_not_finite is not None:
-            losses, where = _count_and_place(self.not_finite, self.first_not_finite, words)
-            sentences.append(words("not finite", losses=losses, where=where))
-        if self.first_not_positive is not None:
-            losses, where = _count_and_place(self.not_positive, self.first_not_positive, words)
-            sentences.append(words("not positive", losses=losses, where=where))
+        sentences = [
+            words(reason, **_count_and_place(self.counts[reason], self.first[reason], words))
+            for reason in _REASONS
+            if reason in self.counts
+        ]
         # Narrow enough to sit in a corner of the axes, clear of the start of a falling curve.
         return "\n".join(_wrap(sentence) for sentence in sentences)
 
 
-def _count_and_place(count: int, first: tuple[int, str], words: _Words) -> tuple[str, str]:
+def _reason_to_skip(step: float, value: float, log_y: bool, after: float | None) -> str | None:
+    if not math.isfinite(value):
+        return "not finite"
+    if log_y and value <= 0:
+        return "not positive"
+    if not math.isfinite(_as_float(step)):
+        return "step not finite"
+    if after is not None and not step > after:
+        return "step goes back"
+    return None
+
+
+def _count_and_place(count: int, first: tuple[float, str], words: _Words) -> dict[str, str]:
     losses = words("one loss") if count == 1 else words("losses", count=count)
     step, run = first
+    # A whole number too large for a float is written as the float it would be: inf.
+    step = step if math.isfinite(_as_float(step)) else _as_float(step)
     if run:
-        return losses, words("at step of run", step=step, run=repr(run))
-    return losses, words("at step", step=step)
+        return {"losses": losses, "where": words("at step of run", step=step, run=repr(run))}
+    return {"losses": losses, "where": words("at step", step=step)}
 
 
 def _wrap(sentence: str) -> str:
@@ -611,16 +719,41 @@ def _as_step(step: Any, previous: int | None) -> int:
     return int(step)
 
 
+def _as_live_step(step: Any) -> float:
+    """A step of the live plot as a Python number: any real number, or a tensor of one."""
+    step = _item(step, "The step")
+    if isinstance(step, bool) or not isinstance(step, numbers.Real):
+        raise TypeError(
+            f"A step must be a number such as 0, 1, 2, ... (or an epoch such as 1.5), got "
+            f"{reprlib.repr(step)} ({type(step).__name__})."
+        )
+    return int(step) if isinstance(step, numbers.Integral) else float(step)
+
+
+def _item(value: Any, what: str) -> Any:
+    """``value.item()`` for a tensor or array of one number; anything else as it is."""
+    if not hasattr(value, "item") or isinstance(value, numbers.Real):
+        return value
+    if getattr(value, "is_meta", False):
+        raise TypeError(
+            f"{what} is a meta tensor: it has a shape and a dtype but holds no numbers, so "
+            "there is no value to plot. Compute it from tensors on a real device (cpu, cuda), "
+            "not device='meta'."
+        )
+    try:
+        return value.item()
+    except (RuntimeError, ValueError):
+        return value  # several numbers: the caller says what it expected
+
+
 def _as_loss(value: Any, where: str) -> float:
     """One loss as a float; a one-element tensor or array is unwrapped as ``.item()`` would."""
+    value = _item(value, f"The loss {where}")
     if hasattr(value, "item") and not isinstance(value, numbers.Real):
-        try:
-            value = value.item()
-        except (RuntimeError, ValueError):
-            raise TypeError(
-                f"The loss {where} is a tensor or array of several numbers; a loss is one number "
-                "per step. Record loss.item() after computing the (summed) loss."
-            ) from None
+        raise TypeError(
+            f"The loss {where} is a tensor or array of several numbers; a loss is one number "
+            "per step. Record loss.item() after computing the (summed) loss."
+        )
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         several_runs = (
             " To plot several runs, pass a dict: {'run a': losses_a, 'run b': losses_b}."
@@ -631,8 +764,12 @@ def _as_loss(value: Any, where: str) -> float:
             f"The loss {where} is {reprlib.repr(value)} ({type(value).__name__}), not a number. "
             f"Record numbers, e.g. losses.append(loss.item()).{several_runs}"
         )
+    return _as_float(value)
+
+
+def _as_float(number: numbers.Real) -> float:
     try:
-        return float(value)
+        return float(number)
     except OverflowError:
         # A whole number too large for a float (10**400): as a float it is infinite.
-        return math.inf if value > 0 else -math.inf
+        return math.inf if number > 0 else -math.inf

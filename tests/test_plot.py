@@ -473,11 +473,121 @@ def test_a_non_numeric_loss_in_the_live_plot_is_refused():
         LiveLossPlot().update(0, "1.0")
 
 
-def test_a_step_that_goes_back_is_refused():
-    live = LiveLossPlot()
-    live.update(5, 1.0)
-    with pytest.raises(ValueError, match="step 5 comes after step 5"):
-        live.update(5, 0.5)
+def test_a_step_that_does_not_come_after_the_last_drawn_is_kept_and_skipped_with_a_caption(clock):
+    """Not refused, as it once was: an error here would stop the training loop hours in, for
+    the picture's sake (plot_losses, called after training, still refuses such steps)."""
+    with LiveLossPlot() as live:
+        for step, loss in [(5, 1.0), (5, 0.5), (3, 0.4), (6, 0.3)]:
+            live.update(step, loss)
+    assert live.steps == [5, 5, 3, 6] and live.losses == [1.0, 0.5, 0.4, 0.3]
+    assert points(drawn_lines(live.figure)[0]) == [(5, 1.0), (6, 0.3)]
+    assert captions(live.figure) == [
+        "Skipped 2 losses whose step does not come after the step drawn before it (first at "
+        "step 5): count steps with one counter for the whole run."
+    ]
+
+
+def test_steps_that_restart_each_epoch_keep_the_loop_running_and_draw_the_first_epoch(clock):
+    with LiveLossPlot() as live:
+        for epoch in range(3):
+            for batch in range(4):
+                clock.now += 0.3
+                live.update(batch, 1.0 / (1 + epoch * 4 + batch))
+    assert len(live.losses) == 12 and live.steps[4:8] == [0, 1, 2, 3]
+    assert [x for x, _ in points(drawn_lines(live.figure)[0])] == [0, 1, 2, 3]
+    assert captions(live.figure)[0].startswith("Skipped 8 losses whose step does not come after")
+
+
+@pytest.mark.parametrize(
+    "steps", [[0.5, 1.0, 1.5], [np.float32(0.5), 1, torch.tensor(1.5)]], ids=["floats", "mixed"]
+)
+def test_the_live_plot_accepts_steps_that_are_not_whole_numbers_such_as_epochs(clock, steps):
+    with LiveLossPlot() as live:
+        for step, loss in zip(steps, [1.0, 0.5, 0.25], strict=True):
+            live.update(step, loss)
+    assert live.steps == [0.5, 1, 1.5]
+    assert points(drawn_lines(live.figure)[0]) == [(0.5, 1.0), (1, 0.5), (1.5, 0.25)]
+    assert captions(live.figure) == []
+
+
+@pytest.mark.parametrize("bad", [math.nan, math.inf, TOO_LARGE_FOR_A_FLOAT])
+def test_a_nan_or_infinite_step_is_kept_and_skipped_with_a_caption(clock, bad):
+    with LiveLossPlot() as live:
+        live.update(0, 1.0)
+        live.update(bad, 0.5)
+        live.update(2, 0.25)
+    assert live.losses == [1.0, 0.5, 0.25]
+    assert points(drawn_lines(live.figure)[0]) == [(0, 1.0), (2, 0.25)]
+    (caption,) = captions(live.figure)
+    written = "inf" if isinstance(bad, int) else str(bad)  # 10**400 is inf as a float
+    assert caption == (
+        "Skipped 1 loss whose step is nan or infinite, which the axis cannot place (first at "
+        f"step {written})."
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_every_caption_about_steps_is_written_in_the_chosen_language(language, fresh_font_lookup):
+    machine_font()
+    with speaking(language), LiveLossPlot() as live:
+        for step, loss in [(0, 1.0), (math.nan, 0.5), (0, 0.25)]:
+            live.update(step, loss)
+        expected = [
+            WORDS[language]["step not finite"].format(
+                losses=WORDS[language]["one loss"],
+                where=WORDS[language]["at step"].format(step=math.nan),
+            ),
+            WORDS[language]["step goes back"].format(
+                losses=WORDS[language]["one loss"],
+                where=WORDS[language]["at step"].format(step=0),
+            ),
+        ]
+    (caption,) = live.figure.axes[0].texts
+    assert re.sub(r"\s", "", caption.get_text()) == re.sub(r"\s", "", "".join(expected))
+
+
+@pytest.mark.parametrize("not_a_number", ["3", True, torch.ones(2), None])
+def test_a_step_that_is_not_a_number_is_refused_at_the_first_update(not_a_number):
+    with pytest.raises(TypeError, match="A step must be a number"):
+        LiveLossPlot().update(not_a_number, 1.0)
+
+
+@pytest.mark.parametrize("where", ["loss", "step"])
+def test_a_meta_tensor_is_refused_as_holding_no_numbers(where):
+    meta = torch.empty((), device="meta")
+    step, loss = (0, meta) if where == "loss" else (meta, 1.0)
+    with pytest.raises(TypeError, match="meta tensor.*holds no numbers"):
+        LiveLossPlot().update(step, loss)
+
+
+def test_plot_losses_refuses_a_meta_tensor_loss_as_holding_no_numbers():
+    with pytest.raises(TypeError, match="at step 1 is a meta tensor.*holds no numbers"):
+        plot_losses([1.0, torch.ones((), device="meta")])
+
+
+@pytest.mark.parametrize(
+    ("log_y", "near_the_limit"),
+    [(True, [1e308, 1.7e308]), (False, [-1e308, 1e308])],
+    ids=["log", "linear"],
+)
+def test_a_curve_matplotlib_cannot_draw_warns_once_and_the_loop_goes_on(
+    notebook, log_y, near_the_limit
+):
+    losses = [*near_the_limit, 1e308, 1e308, 1e308]
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        with LiveLossPlot(log_y=log_y) as live:
+            for step, loss in enumerate(losses):
+                notebook.clock.now += 1.0
+                live.update(step, loss)
+    (warning,) = caught
+    assert re.search(
+        r"could not draw the loss curve \(\w+Error: .*stops redrawing.*\.losses",
+        str(warning.message),
+    )
+    assert warning.filename == __file__  # it points at the loop's own line
+    assert live.losses == losses and live.steps == [0, 1, 2, 3, 4]
+    assert live.redraws == 0 and notebook.pictures == []
 
 
 @pytest.mark.parametrize("bad", [-1.0, math.nan])
@@ -669,7 +779,9 @@ def test_in_chinese_with_a_chinese_font_the_picture_speaks_chinese(fresh_font_lo
 
 
 def test_a_chinese_caption_wraps_by_width_and_keeps_closing_marks_on_their_line():
-    note = helpers.plot._Skipped(not_positive=200, first_not_positive=(1, "a long run name"))
+    note = helpers.plot._Skipped(
+        counts={"not positive": 200}, first={"not positive": (1, "a long run name")}
+    )
     words = helpers.plot._Words(WORDS["zh"])
     lines = note.note(words).split("\n")
     assert len(lines) > 1
@@ -723,3 +835,83 @@ def test_in_english_a_latin_picture_asks_for_no_font():
     # No font lookup, no change to matplotlib's defaults: the English edition draws as before.
     figure = plot_losses({"a": [1.0, 0.5]}, title="run")
     assert figure.axes[0].xaxis.label.get_fontfamily() == plt.rcParams["font.family"]
+
+
+# --- a title per language ----------------------------------------------------------------------
+
+TITLES = {"en": "two-layer network", "zh": "两层网络"}
+
+
+def titles_drawn(title):
+    """The title of plot_losses's picture and of the live plot's, given ``title``."""
+    figure = plot_losses(FALLING, title=title)
+    live = LiveLossPlot(title=title)
+    return figure.axes[0].get_title(), live.figure.axes[0].get_title()
+
+
+def test_a_title_given_per_language_is_drawn_in_english_in_the_english_edition():
+    with speaking("en"):
+        assert titles_drawn(TITLES) == ("two-layer network", "two-layer network")
+
+
+def test_a_title_given_per_language_is_drawn_in_chinese_where_a_font_draws_it(fresh_font_lookup):
+    font = machine_font()
+    with speaking("zh"):
+        figure = plot_losses(FALLING, title=TITLES)
+        assert missing_glyphs(drawn(figure)) == []
+        assert titles_drawn(TITLES) == ("两层网络", "两层网络")
+    assert figure.axes[0].title.get_fontfamily()[-1] == font
+    assert figure.axes[0].get_xlabel() == "步数"
+
+
+def test_without_a_chinese_font_a_title_per_language_is_english_like_the_axes(no_chinese_font):
+    with speaking("zh"):
+        figure = plot_losses(FALLING, title=TITLES)
+        assert missing_glyphs(drawn(figure)) == []
+        assert titles_drawn(TITLES) == ("two-layer network", "two-layer network")
+    assert figure.axes[0].get_xlabel() == "step"
+
+
+def test_a_title_with_no_entry_for_the_chosen_language_is_drawn_in_english(fresh_font_lookup):
+    machine_font()
+    with speaking("zh"):
+        assert titles_drawn({"en": "run"}) == ("run", "run")
+
+
+def test_a_title_given_as_one_text_is_drawn_as_it_is_in_either_language(fresh_font_lookup):
+    machine_font()
+    for language in LANGUAGES:
+        with speaking(language):
+            assert titles_drawn("run 1") == ("run 1", "run 1")
+
+
+@pytest.mark.parametrize(
+    ("title", "error", "message"),
+    [
+        ({"zh": "两层网络"}, ValueError, "no English entry"),
+        ({"en": "two-layer network", "zh": 2}, TypeError, r"title\['zh'\] must be a text"),
+        ({"en": "two-layer network", "cn": "两层网络"}, ValueError, "'cn', which is not a lang"),
+        (2, TypeError, "title must be a text.*one text per language"),
+    ],
+    ids=["no en", "not text", "unknown language", "a number"],
+)
+@pytest.mark.parametrize("make", [plot_losses, LiveLossPlot], ids=["plot_losses", "live"])
+def test_a_title_that_is_not_text_or_one_text_per_language_is_refused(title, error, message, make):
+    with pytest.raises(error, match=message):
+        make(FALLING, title=title) if make is plot_losses else make(title=title)
+
+
+def test_a_chinese_title_the_font_cannot_draw_makes_the_whole_picture_english(monkeypatch):
+    font = machine_font()
+
+    class FontWithoutTheTitlesLastCharacter:
+        def name(self, characters):
+            return None if "络" in characters else font
+
+    monkeypatch.setattr(helpers.plot, "_chinese_font", FontWithoutTheTitlesLastCharacter())
+    with speaking("zh"):
+        figure = plot_losses(FALLING, title=TITLES)
+    assert (figure.axes[0].get_title(), figure.axes[0].get_xlabel()) == (
+        "two-layer network",
+        "step",
+    )

@@ -26,6 +26,14 @@ def test_01_1_three_backwards_accumulate():
     accepted("01.1", w.grad)
 
 
+def test_01_1_what_print_shows_for_the_gradient_of_a_scalar_or_of_a_one_element_tensor():
+    for w in (torch.tensor(3.0, requires_grad=True), torch.tensor([3.0], requires_grad=True)):
+        for _ in range(3):
+            (w * w).sum().backward()
+        accepted("01.1", str(w.grad))  # "tensor(18.)", "tensor([18.])"
+        accepted("01.1", str(3 * (2 * w)))  # worked out in code: "tensor(18., grad_fn=<...>)"
+
+
 def test_01_2_no_grad_result_does_not_require_grad():
     w = torch.tensor(1.0, requires_grad=True)
     with torch.no_grad():

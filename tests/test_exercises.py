@@ -281,6 +281,34 @@ def test_a_number_may_be_written_any_way_print_shows_it(answer):
     assert as_number(answer) == 33.0
 
 
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "tensor([33.])",
+        "tensor([[33.]])",
+        "tensor([33])",
+        "tensor(33., requires_grad=True)",
+        "tensor([33.], grad_fn=<MulBackward0>)",
+        "tensor([33.], device='cuda:0', grad_fn=<AddBackward0>)",
+        "ｔｅｎｓｏｒ（［３３．］）",
+    ],
+)
+def test_a_number_may_be_what_print_shows_for_a_tensor_of_one_number_of_any_shape(answer):
+    assert as_number(answer) == 33.0
+
+
+@pytest.mark.parametrize(
+    "answer", ["tensor([33., 1.])", "tensor([])", "[33]", "tensor([[33.], [1.]])"]
+)
+def test_what_print_shows_for_several_numbers_or_a_list_is_not_one_number(answer):
+    with pytest.raises(WrongKind):
+        as_number(answer)
+
+
+def test_a_yes_no_answer_may_be_what_print_shows_for_a_tensor_of_one_flag():
+    assert as_bool("tensor([False])") is False and as_bool("tensor(True)") is True
+
+
 def test_a_number_may_have_thousands_separators():
     assert as_number("101,000") == as_number("101_000") == 101000.0
 
@@ -533,6 +561,124 @@ def test_04_1_refuses_a_class_that_keeps_x_on_ctx_as_an_attribute():
 
     assert check("04.1", _Cube).correct
     assert not check("04.1", _CubeKeepsXOnCtx).correct
+
+
+def cube_that_keeps_on_ctx(make_stash):
+    """A right cube, except that forward also keeps ``make_stash(x)`` on ctx as an attribute."""
+
+    class Cube(torch.autograd.Function):
+        @staticmethod
+        def forward(ctx, x):
+            ctx.save_for_backward(x)
+            ctx.stash = make_stash(x)
+            return x**3
+
+        @staticmethod
+        def backward(ctx, grad_output):
+            (x,) = ctx.saved_tensors
+            return 3 * x**2 * grad_output
+
+    return Cube
+
+
+@pytest.mark.parametrize(
+    "make_stash",
+    [
+        lambda x: {"x": x},
+        lambda x: {"inputs": [x]},
+        lambda x: [{"saved": (x,)}],
+        lambda x: {x},
+        lambda x: {x: "the input"},
+    ],
+    ids=["dict", "list-in-dict", "tuple-in-dict-in-list", "set", "dict-key"],
+)
+def test_04_1_refuses_a_class_that_keeps_x_on_ctx_inside_a_container(make_stash):
+    assert not check("04.1", cube_that_keeps_on_ctx(make_stash)).correct
+
+
+class _UnreadableDict(dict):
+    def values(self):
+        raise RuntimeError("boom")
+
+
+def _containing_itself():
+    stash = []
+    stash.append(stash)
+    return stash
+
+
+@pytest.mark.parametrize(
+    "make_stash",
+    [
+        lambda x: {"power": 3, "names": ["x"]},
+        lambda x: _containing_itself(),
+        lambda x: _UnreadableDict(power=3),
+        lambda x: _Explosive(),
+        lambda x: [[[[[[x]]]]]],  # deeper than anyone keeps a tensor by accident
+    ],
+    ids=["numbers-and-names", "contains-itself", "unreadable-dict", "explosive", "very-deep"],
+)
+def test_04_1_accepts_a_right_class_whatever_else_it_keeps_on_ctx(make_stash):
+    assert check("04.1", cube_that_keeps_on_ctx(make_stash)).correct
+
+
+def _first_numeric_right_answer(item):
+    """The exercise's first sample right answer that is numbers (not flags), as a tensor."""
+    for answer in item.right_answers:
+        if isinstance(answer, str) or (isinstance(answer, torch.Tensor) and answer.is_sparse):
+            continue
+        try:
+            value = torch.as_tensor(answer)
+        except (TypeError, ValueError, RuntimeError):
+            continue  # a name, a class, a set: no numbers
+        if value.dtype != torch.bool:
+            return value.to(torch.float32)
+    return None
+
+
+NUMERIC = {
+    exercise_id: value
+    for exercise_id, item in ALL.items()
+    if (value := _first_numeric_right_answer(item)) is not None
+}
+
+
+def printed_forms(value):
+    """What print shows for ``value`` as a tensor: plain, with one more dimension if it is a
+    single number, requiring grad, and computed (with its grad_fn)."""
+    leaf = value.clone().requires_grad_()
+    forms = [value, value.reshape(1) if value.dim() == 0 else value, leaf, leaf * 1]
+    return [str(form) for form in forms]
+
+
+def test_the_numeric_exercises_are_those_that_ask_for_numbers():
+    assert sorted(NUMERIC) == [
+        "01.1", "01.3", "02.2", "03.1", "03.2", "03.3", "04.3", "05.2", "06.1", "07.3",
+        "08.1", "08.2", "09.1", "09.2", "09.4",
+    ]  # fmt: skip
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("exercise_id", sorted(NUMERIC))
+def test_every_numeric_exercise_accepts_what_print_shows_for_the_tensor(exercise_id, language):
+    with speaking(language):
+        for printed in printed_forms(NUMERIC[exercise_id]):
+            assert check(exercise_id, printed).correct, printed
+
+
+def test_07_1_refuses_the_function_torch_tensor_with_a_note_on_case():
+    verdict = check("07.1", "torch.tensor")
+    assert not verdict.correct and "torch.tensor, with a small t, is the function" in str(verdict)
+    with speaking("zh"):
+        assert "小写 t 的 torch.tensor 是创建张量的函数" in str(check("07.1", "torch.tensor"))
+    assert check("07.1", "torch.Tensor").correct and check("07.1", "TORCH.TENSOR").correct
+
+
+@pytest.mark.parametrize(
+    "answer", ["Tensor.item", "torch.Tensor.item()", "tensor.item()", ".item", "loss.item"]
+)
+def test_07_2_accepts_the_method_however_it_is_qualified(answer):
+    assert check("07.2", answer).correct
 
 
 # --- every exercise --------------------------------------------------------------------------

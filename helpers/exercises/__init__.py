@@ -98,6 +98,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "kind.function_class": (
             "The answer here is your Function class itself, e.g. answer = CubeFunction."
         ),
+        "kind.class_not_function": (
+            "torch.tensor, with a small t, is the function that makes a tensor; type() returns "
+            "a class, and the names of PyTorch's classes start with a capital letter. Here, "
+            "and only here, case matters."
+        ),
     },
     "zh": {
         "unanswered": (
@@ -123,6 +128,10 @@ MESSAGES: dict[str, dict[str, str]] = {
         "kind.names": '这里的答案是一组名字（字符串），例如 {{"x", "a"}}。',
         "kind.none": '请按 Python 打印的样子写出这个值：“没有值”写作 None（或字符串 "None"）。',
         "kind.function_class": "这里的答案是你写的 Function 类本身，例如 answer = CubeFunction。",
+        "kind.class_not_function": (
+            "小写 t 的 torch.tensor 是创建张量的函数；type() 返回的是一个类，而 PyTorch 的类名"
+            "以大写字母开头。只有在这里，大小写才有区别。"
+        ),
     },
 }
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -13,7 +14,7 @@ from helpers.exercises import WrongKind, as_bools, as_number, exercise
 
 # Sample answers to 04.1: a right backward, a wrong derivative, a right number computed by
 # writing into grad_output (which gradcheck alone would not notice), and a right number from a
-# tensor kept on ctx as an attribute (what section 4.2 teaches against).
+# tensor kept on ctx as an attribute (what section 4.2 teaches against), directly or in a dict.
 class _Cube(Function):
     @staticmethod
     def forward(ctx, x):
@@ -51,6 +52,17 @@ class _CubeKeepsXOnCtx(Function):
         return 3 * ctx.x**2 * grad_output
 
 
+class _CubeKeepsXOnCtxInADict(Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.stash = {"x": x}
+        return x**3
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return 3 * ctx.stash["x"] ** 2 * grad_output
+
+
 @exercise(
     "04.1",
     {
@@ -80,6 +92,7 @@ class _CubeKeepsXOnCtx(Function):
         _CubeWrongDerivative,
         _CubeWritesIntoGradOutput,
         _CubeKeepsXOnCtx,
+        _CubeKeepsXOnCtxInADict,
         torch.pow,
         3,
         "CubeFunction",
@@ -108,11 +121,26 @@ def _cube_backward(answer: Any) -> bool:
 
 def _keeps_a_tensor_on_ctx(ctx: Any) -> bool:
     # ctx is the node of the output; what forward set as ctx.name lands in its __dict__.
-    for value in vars(ctx).values():
-        values = value if isinstance(value, (tuple, list)) else (value,)
-        if any(isinstance(item, torch.Tensor) for item in values):
-            return True
-    return False
+    return any(_holds_a_tensor(value) for value in vars(ctx).values())
+
+
+def _holds_a_tensor(value: Any, levels: int = 4) -> bool:
+    """Is ``value`` a tensor, or a tuple, list, set or dict with one inside, ``levels`` deep at
+    most (ctx.x = x, ctx.saved = (x,), ctx.stash = {"x": x}, ctx.stash = {"inputs": [x]})?"""
+    if isinstance(value, torch.Tensor):
+        return True
+    if levels == 0:
+        return False  # deeper, or a container that holds itself: a tensor there is no idiom
+    try:
+        if isinstance(value, Mapping):
+            items = [*value.keys(), *value.values()]
+        elif isinstance(value, (tuple, list, set, frozenset)):
+            items = list(value)
+        else:
+            return False
+    except Exception:
+        return False  # a container that cannot be read holds no tensor we could find
+    return any(_holds_a_tensor(item, levels - 1) for item in items)
 
 
 @exercise(

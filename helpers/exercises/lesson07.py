@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import torch
 
-from helpers.exercises import as_word, exercise, numbers_equal
+from helpers.exercises import WrongKind, as_word, exercise, numbers_equal
 
 
 @exercise(
@@ -43,11 +44,20 @@ from helpers.exercises import as_word, exercise, numbers_equal
         "torch.autograd.Variable",
         "<class 'torch.autograd.variable.Variable'>",
         torch.tensor,
+        "torch.tensor",
         None,
     ),
 )
 def _variable_returns_a_tensor(answer: Any) -> bool:
+    # Names ignore case, except here: torch.tensor, small t, is the function that makes a
+    # tensor, a classic confusion with the class torch.Tensor that type() returns.
+    if as_word(answer, keep_case=True) == "torch.tensor":
+        raise WrongKind("class_not_function")
     return as_word(answer) in {"torch.tensor", "tensor"}
+
+
+# The method however it is written: item, .item(), loss.item(), Tensor.item, torch.Tensor.item().
+_METHOD = re.compile(r"(?:(?:loss|(?:torch\.)?tensor)?\.)?(?P<name>\w+)(?:\(\))?")
 
 
 @exercise(
@@ -82,13 +92,15 @@ def _variable_returns_a_tensor(answer: Any) -> bool:
         "Item()",
         "tolist",
         "“item”",
+        "Tensor.item",
+        "torch.Tensor.item()",
     ),
-    wrong_answers=("loss.data[0]", "data", "loss[0]", "numpy", "items", 0),
+    wrong_answers=("loss.data[0]", "data", "loss[0]", "numpy", "items", 0, "lossitem"),
 )
 def _item_replaces_data_index(answer: Any) -> bool:
-    name = as_word(answer).removeprefix("loss").removeprefix(".").removesuffix("()")
+    written = _METHOD.fullmatch(as_word(answer))
     # tolist() of a 0-dim tensor is a Python float too: right, if not the idiom.
-    return name in ("item", "tolist")
+    return written is not None and written["name"] in ("item", "tolist")
 
 
 @exercise(

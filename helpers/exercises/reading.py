@@ -2,9 +2,14 @@
 
 - **A value, or what ``print`` shows for it.** ``18`` and ``"18"``, ``None`` and ``"None"``,
   ``False`` and ``"False"``, ``torch.Tensor`` and ``"<class 'torch.Tensor'>"``, a gradient and
-  ``"tensor([2., 0., 6.])"`` copied from the output of ``print(x.grad)``.
+  ``"tensor([2., 0., 6.])"`` copied from the output of ``print(x.grad)``. Where one number is
+  asked, a tensor of one number counts, and so does what ``print`` shows for it, whatever its
+  shape and whatever follows the values: ``"tensor(18.)"``, ``"tensor([18.])"``,
+  ``"tensor(18., grad_fn=<MulBackward0>)"``.
 - **Case and surrounding spaces never matter** in letters, words and names: ``"B"`` is ``"b"``,
-  ``"ITEM"`` is ``"item"``, ``"NONE"`` is ``"None"``.
+  ``"ITEM"`` is ``"item"``, ``"NONE"`` is ``"None"``. One exception, where case is the whole
+  difference between two real names: ``"torch.tensor"``, the function, is not the class
+  ``torch.Tensor`` (07.1 asks for the class, and says why it refuses the function).
 - **True and False are not numbers, and numbers are not True or False**, although Python lets
   ``0 == False``: a yes/no question wants a bool, a numeric question a number.
 - **A number may live anywhere**: a Python number, a NumPy scalar or array, a tensor that requires
@@ -105,7 +110,7 @@ def as_bool(answer: Any) -> bool:
     if isinstance(answer, (bool, np.bool_)):
         return bool(answer)
     if isinstance(answer, str):
-        word = _unwrap_tensor_text(_typed(answer).strip()).strip().lower()
+        word = _one_value(_typed(answer).strip()).lower()
         if word in ("true", "false"):
             return word == "true"
     elif isinstance(answer, (torch.Tensor, np.ndarray)):
@@ -196,19 +201,23 @@ def as_choice(answer: Any, letters: str) -> str:
     raise WrongKind("choice", letters=offered)
 
 
-def as_word(answer: Any) -> str:
+def as_word(answer: Any, *, keep_case: bool = False) -> str:
     """A name or word in lower case, without quotes around it: ``"ITEM"`` is ``"item"``.
 
     What ``print(type(t))`` shows, ``"<class 'torch.Tensor'>"``, is read as ``"torch.tensor"``,
     and so is the class ``torch.Tensor`` itself. Anything else: ``WrongKind("word")``.
+    ``keep_case=True`` gives the name as written, for the rare question where case tells two
+    names apart (``torch.Tensor``, a class, and ``torch.tensor``, a function).
     """
     if isinstance(answer, type):
-        return f"{answer.__module__}.{answer.__qualname__}".lower()
-    if isinstance(answer, str):
+        word = f"{answer.__module__}.{answer.__qualname__}"
+    elif isinstance(answer, str):
         word = _typed(answer).strip().strip("\"'").strip()
         shown = re.fullmatch(r"<class\s+'([^']*)'>", word)
-        return (shown.group(1) if shown else word).strip().lower()
-    raise WrongKind("word")
+        word = (shown.group(1) if shown else word).strip()
+    else:
+        raise WrongKind("word")
+    return word if keep_case else word.lower()
 
 
 def as_names(answer: Any) -> frozenset[str]:
@@ -235,7 +244,7 @@ def _whole_number(number: int) -> float:
 
 
 def _number_from_text(text: str) -> float:
-    body = _unwrap_tensor_text(_typed(text).strip()).strip()
+    body = _one_value(_typed(text).strip())
     if _THOUSANDS.fullmatch(body):
         body = body.replace(",", "")
     if len(body) > _MAX_TEXT:
@@ -273,6 +282,18 @@ def _unwrap_tensor_text(text: str) -> str:
     if text.startswith("tensor(") and text.endswith(")"):
         return _TENSOR_KEYWORDS.sub("", text[len("tensor(") : -1])
     return text
+
+
+def _one_value(text: str) -> str:
+    """What print shows for a tensor of one value, as that value: "tensor([18.])" and
+    "tensor(18., grad_fn=<MulBackward0>)" give "18."; other text as it is ("[18]" is a list)."""
+    if not text.startswith("tensor("):
+        return text.strip()
+    body = _unwrap_tensor_text(text).strip()
+    # A tensor of one value prints it inside as many brackets as it has dimensions.
+    while body.startswith("[") and body.endswith("]"):
+        body = body[1:-1].strip()
+    return body
 
 
 def _values_of(array: torch.Tensor | np.ndarray, kind: str) -> torch.Tensor:

@@ -76,6 +76,12 @@ CAPTIONS = {
         "into one box.",
         "zh": "只显示离输出最近的 {kept:,} 个 autograd 节点；其余 {hidden:,} 个折叠成一个框。",
     },
+    "outputs cut": {
+        "en": "{hidden:,} of the {total:,} tensors passed to draw() are among them: draw fewer "
+        "at a time to see them.",
+        "zh": "传给 draw() 的 {total:,} 个张量中有 {hidden:,} 个也在其中："
+        "每次少画几个就能看到它们。",
+    },
     "draw all": {
         "en": "Pass max_nodes=None to draw them all.",
         "zh": "传入 max_nodes=None 可以画出全部节点。",
@@ -142,6 +148,7 @@ class Graph:
     notes: list[str]
     hidden: list[Any]  # autograd Nodes reachable from the outputs but cut off by max_nodes
     total_nodes: int = 0  # autograd Nodes reachable from the outputs, drawn or not
+    roots_hidden: int = 0  # tensors passed to draw() whose own Node was cut off by max_nodes
 
     def find(self, fn: Any) -> GraphNode | None:
         """The box standing for autograd Node ``fn`` (matched by identity), or None.
@@ -234,11 +241,21 @@ def describe(tensor: torch.Tensor, show_values: bool = True) -> str:
         except (RuntimeError, NotImplementedError, TypeError):
             pass  # meta and other tensors without readable values: fall back to the shape
     dtype = str(tensor.dtype).removeprefix("torch.")
-    shape = "scalar" if tensor.dim() == 0 else str(tuple(tensor.shape))
+    shape = _shape(tensor)
     layout = (
         "" if tensor.layout == torch.strided else " " + str(tensor.layout).removeprefix("torch.")
     )
     return f"{shape} {dtype}{layout}"
+
+
+def _shape(tensor: torch.Tensor) -> str:
+    if tensor.is_nested and tensor.layout == torch.strided:
+        # PyTorch's first kind of nested tensor has no shape of its own, only its parts have.
+        parts = [str(tuple(part.shape)) for part in tensor.detach().unbind()]
+        if len(parts) > SMALL_TENSOR:
+            parts = [*parts[:SMALL_TENSOR], "…"]
+        return f"nested [{', '.join(parts)}]"
+    return "scalar" if tensor.dim() == 0 else str(tuple(tensor.shape))
 
 
 def _format_nested(values: Any) -> str:
@@ -298,7 +315,9 @@ class _Builder:
         summary = self._add_summary(len(hidden)) if hidden else None
         for fn in kept:
             self._add_input_edges(fn, summary)
-        return Graph(self.nodes, self.edges, self.notes, hidden, len(order))
+        cut_off = set(hidden)
+        roots_hidden = sum(fn in cut_off for _, fn, _ in root_edges if fn is not None)
+        return Graph(self.nodes, self.edges, self.notes, hidden, len(order), roots_hidden)
 
     # --- boxes -------------------------------------------------------------------------------
 

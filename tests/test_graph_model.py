@@ -1,0 +1,50 @@
+"""helpers/_graph_model.py: what the boxes say about unusual tensors, and what a cut leaves out."""
+
+import warnings
+
+import pytest
+import torch
+
+from helpers._graph_model import build_graph, describe
+
+
+def nested(*lengths: int) -> torch.Tensor:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "the nested tensor API is a prototype"
+        return torch.nested.nested_tensor([torch.ones(n) for n in lengths], requires_grad=True)
+
+
+def test_a_nested_tensor_is_described_by_the_shapes_of_its_parts():
+    assert describe(nested(2, 3)) == "nested [(2,), (3,)] float32"
+
+
+def test_a_nested_tensor_of_many_parts_lists_the_first_few():
+    assert describe(nested(1, 2, 3, 4, 5, 6)) == "nested [(1,), (2,), (3,), (4,), …] float32"
+
+
+def test_a_graph_through_a_nested_tensor_is_built_with_its_boxes():
+    parts = nested(2, 3)
+    doubled = parts * 2
+    graph = build_graph([doubled], [("parts", parts), ("doubled", doubled)])
+    values = {node.title: node.value for node in graph.nodes if node.title in ("parts", "doubled")}
+    assert values == {"parts": "nested [(2,), (3,)] float32", "doubled": values["parts"]}
+
+
+@pytest.fixture
+def outputs_of_a_long_chain() -> list[torch.Tensor]:
+    weight = torch.randn(3, 3, requires_grad=True)
+    h, outputs = torch.randn(1, 3), []
+    for _ in range(30):
+        h = torch.tanh(h @ weight)
+        outputs.append(h)
+    return outputs
+
+
+def test_a_cut_counts_the_outputs_whose_nodes_it_left_out(outputs_of_a_long_chain):
+    graph = build_graph(outputs_of_a_long_chain, [], max_nodes=20)
+    shown = [node for node in graph.nodes if node.kind == "output"]
+    assert graph.roots_hidden == 30 - len(shown) > 0
+
+
+def test_a_picture_that_shows_every_output_counts_none_left_out(outputs_of_a_long_chain):
+    assert build_graph(outputs_of_a_long_chain, []).roots_hidden == 0

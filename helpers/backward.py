@@ -420,16 +420,19 @@ def _unseen_by_the_profiler() -> Iterator[None]:
     """Operations run here are not recorded by PyTorch's profiler. Its record of a node's run
     takes its sequence number (which forward operation the node belongs to) from the first
     operation inside it: a copy made by a pre-hook would come first and hide it."""
-    if not torch._C._autograd._profiler_enabled():
+    # Private API, looked up rather than assumed: a torch without it only loses this nicety.
+    profiler_enabled = getattr(torch._C._autograd, "_profiler_enabled", None)
+    record = getattr(torch._C._autograd, "_enable_record_function", None)
+    if profiler_enabled is None or record is None or not profiler_enabled():
         yield
         return
-    # Private API: turns PyTorch's RecordFunction off on this thread. A profiler that is running
-    # needs it on, so on is the state to restore.
-    torch._C._autograd._enable_record_function(False)
+    # Turns PyTorch's RecordFunction off on this thread. A profiler that is running needs it
+    # on, so on is the state to restore.
+    record(False)
     try:
         yield
     finally:
-        torch._C._autograd._enable_record_function(True)
+        record(True)
 
 
 def _what_arrived(

@@ -48,7 +48,7 @@ def _accumulated_gradient(answer: Any) -> bool:
     hint={
         "en": "Under torch.no_grad() autograd records no operation. Without a record, could "
         "backward ever reach w from z? Look at z.grad_fn.",
-        "zh": "在 torch.no_grad() 之下，自动求导不记录任何运算。没有记录，反向传播还能从 z "
+        "zh": "在 torch.no_grad() 之下，自动求导不记录任何操作。没有记录，反向传播还能从 z "
         "走回 w 吗？看看 z.grad_fn。",
     },
     why={

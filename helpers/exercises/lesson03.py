@@ -21,13 +21,13 @@ from helpers.exercises import as_number, exercise
         "en": "next_functions has one pair per input of the operation, in the order the inputs "
         "were given to it. An input that does not require grad has no node. Where is x in "
         "x * w?",
-        "zh": "运算的每个输入在 next_functions 里各对应一个二元组，顺序就是输入传给运算时的顺序。"
+        "zh": "操作的每个输入在 next_functions 里各对应一个二元组，顺序就是输入传给操作时的顺序。"
         "不需要梯度的输入没有节点。x 在 x * w 里排在哪个位置？",
     },
     why={
         "en": "next_functions follows the order of the operation's inputs: slot 0 is x, which "
         "does not require grad and so has no node (None); slot 1 holds w's AccumulateGrad.",
-        "zh": "next_functions 按运算输入的顺序排列：位置 0 是 x，它不需要梯度，所以没有节点"
+        "zh": "next_functions 按操作输入的顺序排列：位置 0 是 x，它不需要梯度，所以没有节点"
         "（None）；位置 1 是 w 的 AccumulateGrad。",
     },
     right_answers=(0, "0", np.int64(0), 0.0, "０"),

@@ -21,7 +21,7 @@ from helpers.exercises import as_choice, as_number, exercise
     hint={
         "en": "Every use of h as an input of an operation is one edge into SinBackward0, and "
         "each edge brings one gradient. Count the uses of h in y = h * h + h, slot by slot.",
-        "zh": "h 每作为一次运算的输入，就有一条边通向 SinBackward0，每条边带来一个梯度。"
+        "zh": "h 每作为一次操作的输入，就有一条边通向 SinBackward0，每条边带来一个梯度。"
         "按输入位置逐个数一数：h 在 y = h * h + h 里被用了几次？",
     },
     why={

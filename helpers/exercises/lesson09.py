@@ -118,7 +118,7 @@ def _augmented_assignment_is_in_place(answer: Any) -> bool:
         "to its version counter: 0 + 3 = 3. An operation that makes a new tensor, such as "
         "t + 1, would leave it alone.",
         "zh": "add_、赋值 t[0] = 5 和 mul_ 都原地修改了 t，每次都让它的版本计数器加 1："
-        "0 + 3 = 3。创建新张量的运算（例如 t + 1）不会改变它。",
+        "0 + 3 = 3。创建新张量的操作（例如 t + 1）不会改变它。",
     },
     right_answers=(3, 3.0, "3", torch.tensor(3)),
     wrong_answers=(2, 1, 0, 4, "2"),

@@ -29,7 +29,6 @@ import torch
 from torch.autograd.graph import Node
 
 from helpers import graph
-from helpers._graph_layout import plan
 from helpers._graph_model import LEAF, describe, gradient_edge
 from helpers.backward import Step, Trace, _same_bits, _short_name
 from helpers.language import choose
@@ -259,7 +258,7 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     # .grad was asked for (show_grads=True).
     received = {} if options["show_grads"] else _leaf_gradients(trace)
     # Every frame has the same boxes and arrows: one plan, and one estimate, for all of them.
-    layout = plan(model)
+    layout = graph.plan_layout(model, final)
     if layout.estimated_seconds > graph.MAX_SECONDS:
         raise graph.GraphTooLarge(
             f"Each picture of this trace would take Graphviz about "

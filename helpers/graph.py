@@ -23,7 +23,7 @@ import html
 import sys
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -74,6 +74,9 @@ DEFAULT_MAX_NODES = 200
 DEFAULT_SECONDS = 1.0
 MAX_SECONDS = 30.0
 SUGGESTED_SECONDS = 10.0
+# The most autograd nodes a caption offers to draw: making and planning a picture to check
+# that it is quick costs about 50 µs a node, which the default picture pays.
+OFFERED_NODES = 10_000
 
 Names = Mapping[str, Any] | Iterable[tuple[str, Any]]
 
@@ -169,9 +172,9 @@ def draw(
     your tensors.
     """
     options = {"show_values": show_values, "show_grads": show_grads, "show_saved": show_saved}
-    request = _Request(_roots(output), resolve_names(names), options)
+    request = _Request(_roots(output), resolve_names(names), options, edge_labels or {})
     model = _build(request, _checked(max_nodes))
-    layout = plan(model)
+    layout = request.plan(model)
     source = to_dot(
         model, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
     )
@@ -246,12 +249,23 @@ class _Request:
     roots: list[torch.Tensor]
     named: list[tuple[str, torch.Tensor]]
     options: dict[str, bool]
+    edge_labels: Mapping[tuple[Any, Any], str] = field(default_factory=dict)
 
     def picture(self, max_nodes: int | None) -> tuple[Graph, dict[str, int]]:
         """The model for ``max_nodes``, with reference boxes, and the uses of each repeated box."""
         return add_references(
             build_graph(self.roots, self.named, max_nodes=max_nodes, **self.options)
         )
+
+    def plan(self, model: Graph) -> Plan:
+        """The layout of ``model`` with the edge labels asked for, which dot pays for."""
+        return plan_layout(model, self.edge_labels)
+
+
+def plan_layout(graph: Graph, edge_labels: Mapping[tuple[Any, Any], str] | None = None) -> Plan:
+    """How `to_dot` lays out ``graph`` with these ``edge_labels`` (keys as in `draw`), and the
+    seconds Graphviz is expected to take: a label on any arrow makes dot double every row."""
+    return plan(graph, _edge_label_texts(graph, edge_labels or {}))
 
 
 def _checked(max_nodes: Any) -> int | None:
@@ -266,7 +280,7 @@ def _build(request: _Request, max_nodes: int | None) -> Graph:
     model, uses = request.picture(max_nodes)
     if max_nodes == DEFAULT_MAX_NODES:
         # The default promises a quick picture: cut further where the Nodes make a slow one.
-        while plan(model).estimated_seconds > DEFAULT_SECONDS and max_nodes > 1:
+        while request.plan(model).estimated_seconds > DEFAULT_SECONDS and max_nodes > 1:
             max_nodes //= 2
             model, uses = request.picture(max_nodes)
     model.notes.extend(_reference_notes(model, uses))
@@ -307,17 +321,18 @@ def _cut_note(model: Graph, more: int | None) -> str:
 def _quick_max_nodes(request: _Request, model: Graph) -> int | None:
     """The largest max_nodes found whose picture lays out within SUGGESTED_SECONDS (None: all).
 
-    A first guess scales from ``model`` (a layout's time grows about with the square of its
-    size); then the guess itself is planned, and halved while it is estimated too slow: the
-    part of a graph not drawn yet may be slower to lay out than the part drawn.
+    A first guess scales from ``model`` (a layout's time grows about as its size, where dot
+    keeps its first placement), up to OFFERED_NODES; then the guess itself is planned, and
+    halved while it is estimated too slow: the part of a graph not drawn yet may be slower to
+    lay out than the part drawn (many arrows between two rows cost more than their boxes).
     """
     kept = model.total_nodes - len(model.hidden)
-    seconds = max(plan(model).estimated_seconds, 1e-3)
-    guess = kept * (SUGGESTED_SECONDS / seconds) ** 0.5
+    seconds = max(request.plan(model).estimated_seconds, 1e-3)
+    guess = min(kept * SUGGESTED_SECONDS / seconds, OFFERED_NODES)
     candidate = None if guess >= model.total_nodes else _round_down(int(guess))
     while True:
         picture, _ = request.picture(candidate)
-        if plan(picture).estimated_seconds <= SUGGESTED_SECONDS or candidate == 1:
+        if request.plan(picture).estimated_seconds <= SUGGESTED_SECONDS or candidate == 1:
             return candidate
         candidate = _round_down((candidate or model.total_nodes) // 2)
 
@@ -526,13 +541,14 @@ def to_dot(
     """
     if direction not in ("forward", "backward"):
         raise ValueError(f'direction must be "forward" or "backward", not {direction!r}.')
-    layout = layout or plan(graph)
+    layout = layout or plan_layout(graph, edge_labels)
     notes = graph.notes if direction == "forward" else [caption("backward"), *graph.notes]
     highlighted = _highlighted_boxes(graph, highlight)
     labels = _edge_label_texts(graph, edge_labels or {})
-    bounded = ""
+    # Graphviz's network simplex, bounded where it could take long (see helpers._graph_layout).
+    bounded = "" if layout.search_placement else ", nslimit=0"
     if layout.iterations_per_box is not None:
-        bounded = f", nslimit={layout.iterations_per_box}, nslimit1={layout.iterations_per_box}"
+        bounded += f", nslimit1={layout.iterations_per_box}"
     lines = [
         "digraph autograd {",
         f'  graph [rankdir=TB, nodesep=0.3, ranksep=0.35, bgcolor="white", fontname="{FONT}", '

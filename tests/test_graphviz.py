@@ -10,11 +10,13 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ElementTree
+from dataclasses import replace
 
 import pytest
 import torch
 
 from helpers import _graphviz
+from helpers._graph_layout import plan
 from helpers._graph_model import build_graph
 from helpers._graphviz import IN_PROCESS_SECONDS, RenderError, render
 from helpers.graph import draw, to_dot
@@ -29,13 +31,15 @@ def chain(layers: int) -> torch.Tensor:
 
 def slow_source() -> str:
     """DOT that takes Graphviz about a minute: a weight used at 100 steps, drawn without
-    reference boxes (the arrows from the one box to every step are what is slow)."""
+    reference boxes, and with dot's search for the best placement, which to_dot leaves out of
+    so big a picture (the search over the arrows from the one box to every step is slow)."""
     torch.manual_seed(0)
     W = torch.randn(4, 4).requires_grad_()
     h = torch.randn(1, 4)
     for _ in range(100):
         h = torch.tanh(h @ W)
-    return to_dot(build_graph([h], [("W", W)]))
+    model = build_graph([h], [("W", W)])
+    return to_dot(model, layout=replace(plan(model), search_placement=True))
 
 
 # --- in this process ---------------------------------------------------------------------------
@@ -95,7 +99,7 @@ def test_a_slow_picture_is_rendered_in_a_child_process_with_the_same_result(star
 
 
 def test_a_drawing_predicted_slow_renders_in_a_child_process(started):
-    drawing = draw(chain(600), max_nodes=None)
+    drawing = draw(chain(1000), max_nodes=None)
     assert drawing.estimated_seconds > IN_PROCESS_SECONDS
     svg = ElementTree.fromstring(drawing.svg())
     assert len(started) == 1
@@ -140,7 +144,7 @@ def test_a_render_stopped_for_time_says_to_draw_a_smaller_part(monkeypatch):
         raise _graphviz.LayoutTooSlow(_graphviz.TOO_LONG)
 
     monkeypatch.setattr(_graphviz, "_render_in_child", too_slow)
-    drawing = draw(chain(600), max_nodes=None)
+    drawing = draw(chain(1000), max_nodes=None)
     with pytest.raises(_graphviz.LayoutTooSlow, match=r"max_nodes=.*\.source"):
         drawing.svg()
 

@@ -148,7 +148,8 @@ class Graph:
     notes: list[str]
     hidden: list[Any]  # autograd Nodes reachable from the outputs but cut off by max_nodes
     total_nodes: int = 0  # autograd Nodes reachable from the outputs, drawn or not
-    roots_hidden: int = 0  # tensors passed to draw() whose own Node was cut off by max_nodes
+    roots: int = 0  # tensors passed to draw()
+    roots_hidden: int = 0  # of those, the ones whose own Node was cut off by max_nodes
 
     def find(self, fn: Any) -> GraphNode | None:
         """The box standing for autograd Node ``fn`` (matched by identity), or None.
@@ -317,7 +318,9 @@ class _Builder:
             self._add_input_edges(fn, summary)
         cut_off = set(hidden)
         roots_hidden = sum(fn in cut_off for _, fn, _ in root_edges if fn is not None)
-        return Graph(self.nodes, self.edges, self.notes, hidden, len(order), roots_hidden)
+        return Graph(
+            self.nodes, self.edges, self.notes, hidden, len(order), len(roots), roots_hidden
+        )
 
     # --- boxes -------------------------------------------------------------------------------
 

@@ -223,8 +223,9 @@ class Drawing:
             return _graphviz.render(self.source, fmt, self.estimated_seconds)
         except LayoutTooSlow as error:
             raise LayoutTooSlow(
-                f"{error} Draw a smaller part of the graph, e.g. draw(y, max_nodes=500), or "
-                "call draw(y) without max_nodes for a quick picture. The DOT text is in .source."
+                f"{error} Draw a smaller part of the graph, with a smaller max_nodes than this "
+                "picture's, or call draw(y) without max_nodes for a quick picture. The DOT text "
+                "is in .source."
             ) from None
         except RenderError as error:
             advice = f"{error} Its DOT text is in .source."
@@ -311,6 +312,8 @@ def _reference_notes(model: Graph, uses: dict[str, int]) -> list[str]:
 def _cut_note(model: Graph, more: int | None) -> str:
     kept = model.total_nodes - len(model.hidden)
     note = caption("cut", kept=kept, hidden=len(model.hidden))
+    if model.roots_hidden:
+        note += " " + caption("outputs cut", hidden=model.roots_hidden, total=model.roots)
     if more is None:
         return f"{note} {caption('draw all')}"
     if more <= kept:

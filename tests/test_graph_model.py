@@ -6,6 +6,7 @@ import pytest
 import torch
 
 from helpers._graph_model import build_graph, describe
+from helpers.graph import build
 
 
 def nested(*lengths: int) -> torch.Tensor:
@@ -48,3 +49,10 @@ def test_a_cut_counts_the_outputs_whose_nodes_it_left_out(outputs_of_a_long_chai
 
 def test_a_picture_that_shows_every_output_counts_none_left_out(outputs_of_a_long_chain):
     assert build_graph(outputs_of_a_long_chain, []).roots_hidden == 0
+
+
+def test_the_caption_of_a_cut_says_how_many_outputs_it_left_out(outputs_of_a_long_chain):
+    graph = build(outputs_of_a_long_chain, max_nodes=20)
+    assert graph.roots == 30
+    note = next(note for note in graph.notes if "Showing" in note)
+    assert f"{graph.roots_hidden} of the 30 tensors passed to draw() are among them" in note

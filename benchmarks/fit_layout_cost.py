@@ -52,6 +52,11 @@ import torch
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+# The speed benchmark's graphs, measured here too (this folder is on the path of its scripts).
+from bench_graph import chain as tanh_chain  # noqa: E402
+from bench_graph import loss_total  # noqa: E402
+from bench_graph import shared_weight_chain as shared_weight  # noqa: E402
+
 from helpers._graph_layout import LayoutSize, estimated_seconds  # noqa: E402
 from helpers._graph_model import walk  # noqa: E402
 from helpers._graphviz import _RENDERER  # noqa: E402
@@ -67,37 +72,6 @@ TINY = 0.05  # seconds: quicker pictures are left out of the fit
 Output = torch.Tensor | list[torch.Tensor]
 # A picture's output, or its output and the names of its tensors (names make tables of boxes).
 Named = tuple[Output, torch.nn.Module]
-
-
-def tanh_chain(layers: int) -> Output:
-    """y = tanh(h @ w + 1), each layer with its own weight, as benchmarks/bench_graph.py."""
-    generator = torch.Generator().manual_seed(0)
-    h = torch.randn(4, 16, generator=generator)
-    for _ in range(layers):
-        w = torch.randn(16, 16, generator=generator, requires_grad=True)
-        h = torch.tanh(h @ w + 1)
-    return h
-
-
-def shared_weight(steps: int) -> Output:
-    """h = tanh(h @ W) with the same W at every step: an unrolled RNN."""
-    generator = torch.Generator().manual_seed(0)
-    W = (torch.randn(4, 4, generator=generator) * 0.5).requires_grad_()
-    h = torch.randn(1, 4, generator=generator)
-    for _ in range(steps):
-        h = torch.tanh(h @ W)
-    return h.sum()
-
-
-def loss_total(steps: int) -> Output:
-    """total = total + loss over training steps: every step's graph kept, the model shared."""
-    generator = torch.Generator().manual_seed(0)
-    model = torch.nn.Linear(3, 1)
-    total = 0
-    for _ in range(steps):
-        x, target = torch.randn(8, 3, generator=generator), torch.randn(8, 1, generator=generator)
-        total = total + ((model(x) - target) ** 2).mean()
-    return total
 
 
 def lstm_cell(steps: int) -> Output:

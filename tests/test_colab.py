@@ -8,8 +8,8 @@ the one installed here, shared rather than downloaded again, as Colab's is there
 runs, and ipywidgets at the version of Colab's runtime (7). The setup cell's install source is
 pointed at a copy of this checkout through AUTOGRAD_NOTEBOOKS_SOURCE (in Colab it is the
 repository). The first notebook that draws a graph and the first with a backward-step slider
-then run top to bottom with nbclient. Run it alone with `pytest -m colab`; it needs the package index, as Colab
-does, for what the setup cell installs (matplotlib, Graphviz's bindings, ipywidgets).
+then run top to bottom with nbclient. Run it alone with `pytest -m colab`; it needs the package
+index, as Colab does, for what the setup cell installs (matplotlib, Graphviz's bindings).
 
 The fast tests read every markdown cell of every notebook for pictures Colab cannot show.
 """

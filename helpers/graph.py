@@ -223,9 +223,9 @@ class Drawing:
             return _graphviz.render(self.source, fmt, self.estimated_seconds)
         except LayoutTooSlow as error:
             raise LayoutTooSlow(
-                f"{error} Draw a smaller part of the graph, with a smaller max_nodes than this "
-                "picture's, or call draw(y) without max_nodes for a quick picture. The DOT text "
-                "is in .source."
+                f"{error} Draw a smaller part of the graph, draw(y, max_nodes=...) with fewer "
+                "nodes than this picture has, or call draw(y) without max_nodes for a quick "
+                "picture. The DOT text is in .source."
             ) from None
         except RenderError as error:
             advice = f"{error} Its DOT text is in .source."

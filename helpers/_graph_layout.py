@@ -25,7 +25,17 @@ from collections import Counter, defaultdict
 from collections.abc import Collection
 from dataclasses import dataclass, replace
 
-from helpers._graph_model import LEAF, OP, SAVED, SUMMARY, Graph, GraphEdge, GraphNode
+from helpers._graph_model import (
+    LEAF,
+    OP,
+    SAVED,
+    SUMMARY,
+    TENSOR_KINDS,
+    Graph,
+    GraphEdge,
+    GraphNode,
+    is_one_line_box,
+)
 
 # A box whose arrows would together cross more than this many rows, beyond the one each arrow
 # needs, is drawn as reference boxes wherever an arrow would cross more than REACH rows. A
@@ -316,9 +326,8 @@ def _size(graph: Graph, height: dict[str, int], labelled: set[tuple[str, str]]) 
 
 def _is_table(node: GraphNode) -> bool:
     """Whether `helpers.graph.to_dot` draws the box as an HTML table, whose text Graphviz
-    measures cell by cell: a tensor's box with a name, a gradient or notes."""
-    tensor = node.kind not in (OP, SUMMARY)
-    return tensor and not node.same_as and bool(node.title or node.grad is not None or node.notes)
+    measures cell by cell: every tensor's box but the one-line ones."""
+    return node.kind in TENSOR_KINDS and not is_one_line_box(node)
 
 
 # --- graph arithmetic --------------------------------------------------------------------------

@@ -33,6 +33,8 @@ OP = "op"  # an autograd Node: the backward of one operation
 SAVED = "saved"  # a tensor an operation kept for its backward
 OUTPUT = "output"  # a tensor passed to draw(): where the backward pass starts
 SUMMARY = "summary"  # the one box standing for the Nodes cut off by max_nodes
+# The kinds of box that show a tensor (its name, value, notes and gradient); the others are Nodes.
+TENSOR_KINDS = (LEAF, TENSOR, OUTPUT, SAVED)
 
 # Tensors with at most this many elements show their values; larger ones show shape and dtype.
 SMALL_TENSOR = 4
@@ -157,6 +159,22 @@ class Graph:
         A reference box (``same_as``) is never the answer: the box drawn in full is.
         """
         return next((node for node in self.nodes if node.fn is fn and not node.same_as), None)
+
+
+def is_one_line_box(node: GraphNode) -> bool:
+    """A tensor's box of one line of plain text: an unnamed value, or a reference's bare name.
+
+    `helpers.graph` draws it as a plain Graphviz box, at a fraction of the layout cost of the
+    HTML table every other tensor box is (a benchmark's unnamed weights and every reference box
+    are such boxes); `helpers._graph_layout` counts the tables for its estimate.
+    """
+    if node.kind not in TENSOR_KINDS:
+        return False
+    if node.same_as:
+        return True
+    if node.title or node.grad is not None or node.notes:
+        return False
+    return bool(node.value) and node.value.isprintable()
 
 
 def build_graph(

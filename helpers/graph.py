@@ -43,6 +43,7 @@ from helpers._graph_model import (
     GraphNode,
     build_graph,
     caption,
+    is_one_line_box,
 )
 from helpers._graphviz import GraphvizNotFound, LayoutTooSlow, RenderError
 
@@ -570,7 +571,7 @@ def to_dot(
     ]
     plain, other = [], []
     for node in graph.nodes:
-        (plain if _is_plain_box(node) else other).append(node)
+        (plain if is_one_line_box(node) else other).append(node)
     lines += [_node_line(node, node.id in highlighted) for node in other]
     if plain:  # plain boxes last, sharing their box attributes: less DOT for Graphviz to read
         lines.append(
@@ -627,7 +628,7 @@ def _width_in_points(text: str) -> int:
 
 def _node_line(node: GraphNode, highlighted: bool) -> str:
     style = style_of(node)
-    if style.shape == "table" and not _is_plain_box(node):
+    if style.shape == "table" and not is_one_line_box(node):
         attributes = _table_box(node, style, highlighted)  # outlined its own way
     else:
         if style.shape == "ellipse":
@@ -653,22 +654,6 @@ def _ellipse_label(node: GraphNode) -> str:
         )
         return f"label=<{label}>"
     return f"label={_quoted(node.title)}"  # a type name: plain text lays out faster than HTML
-
-
-def _is_plain_box(node: GraphNode) -> bool:
-    """A tensor box of one cell of plain text: an unnamed value, or a reference's bare name.
-
-    Drawn as a Graphviz box, at a fraction of the layout cost of an HTML table (a benchmark's
-    unnamed weights and every reference box are such boxes), after the `node` line of to_dot
-    that gives them box shape and margins.
-    """
-    if BOX_STYLES[node.kind].shape != "table":
-        return False
-    if node.same_as:
-        return True
-    if node.title or node.grad is not None or node.notes:
-        return False
-    return bool(node.value) and node.value.isprintable()
 
 
 def _plain_box(node: GraphNode, style: BoxStyle) -> list[str]:

@@ -695,12 +695,8 @@ def _as_curve(values: Any, steps: Iterable[int] | None, run: str) -> Curve:
 
 
 def _as_step(step: Any, previous: int | None) -> int:
-    if hasattr(step, "item") and not isinstance(step, numbers.Integral):
-        # A step from a tensor of steps (torch.arange(0, 500, 10)) or a NumPy array.
-        try:
-            step = step.item()
-        except (RuntimeError, ValueError):
-            pass  # several numbers: refused just below
+    # A step from a tensor of steps (torch.arange(0, 500, 10)) or a NumPy array is unwrapped.
+    step = _item(step, "The step")
     if isinstance(step, bool) or not isinstance(step, numbers.Integral):
         raise TypeError(
             f"A step must be a whole number such as 0, 1, 2, ..., got {reprlib.repr(step)} "

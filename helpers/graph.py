@@ -108,7 +108,9 @@ def build(
     of `draw`.
     """
     options = {"show_values": show_values, "show_grads": show_grads, "show_saved": show_saved}
-    return _build(_Request(_roots(output), resolve_names(names), options), _checked(max_nodes))
+    request = _Request(_roots(output), resolve_names(names), options)
+    model, _ = _build(request, _checked(max_nodes))
+    return model
 
 
 def draw(
@@ -174,13 +176,12 @@ def draw(
     """
     options = {"show_values": show_values, "show_grads": show_grads, "show_saved": show_saved}
     request = _Request(_roots(output), resolve_names(names), options, edge_labels or {})
-    model = _build(request, _checked(max_nodes))
-    layout = request.plan(model)
+    model, layout = _build(request, _checked(max_nodes))
     source = to_dot(
         model, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
     )
     if layout.estimated_seconds > MAX_SECONDS:
-        smaller = _quick_max_nodes(request, model)
+        smaller = _quick_max_nodes(request, model, layout.estimated_seconds)
         raise GraphTooLarge(_too_large_message(model, layout, max_nodes, smaller), source)
     return Drawing(source, estimated_seconds=layout.estimated_seconds)
 
@@ -278,17 +279,21 @@ def _checked(max_nodes: Any) -> int | None:
     return max_nodes
 
 
-def _build(request: _Request, max_nodes: int | None) -> Graph:
+def _build(request: _Request, max_nodes: int | None) -> tuple[Graph, Plan]:
+    """The model for ``max_nodes``, with its caption, and its layout."""
     model, uses = request.picture(max_nodes)
+    layout = request.plan(model)
     if max_nodes == DEFAULT_MAX_NODES:
         # The default promises a quick picture: cut further where the Nodes make a slow one.
-        while request.plan(model).estimated_seconds > DEFAULT_SECONDS and max_nodes > 1:
+        while layout.estimated_seconds > DEFAULT_SECONDS and max_nodes > 1:
             max_nodes //= 2
             model, uses = request.picture(max_nodes)
+            layout = request.plan(model)
     model.notes.extend(_reference_notes(model, uses))
     if model.hidden:
-        model.notes.append(_cut_note(model, _quick_max_nodes(request, model)))
-    return model
+        more = _quick_max_nodes(request, model, layout.estimated_seconds)
+        model.notes.append(_cut_note(model, more))
+    return model, layout
 
 
 # How many captioned boxes the caption names; the rest it counts.
@@ -322,16 +327,17 @@ def _cut_note(model: Graph, more: int | None) -> str:
     return f"{note} {caption('draw more', more=more)}"
 
 
-def _quick_max_nodes(request: _Request, model: Graph) -> int | None:
+def _quick_max_nodes(request: _Request, model: Graph, seconds: float) -> int | None:
     """The largest max_nodes found whose picture lays out within SUGGESTED_SECONDS (None: all).
 
-    A first guess scales from ``model`` (a layout's time grows about as its size, where dot
-    keeps its first placement), up to OFFERED_NODES; then the guess itself is planned, and
-    halved while it is estimated too slow: the part of a graph not drawn yet may be slower to
-    lay out than the part drawn (many arrows between two rows cost more than their boxes).
+    A first guess scales from ``model``, estimated to take ``seconds`` (a layout's time grows
+    about as its size, where dot keeps its first placement), up to OFFERED_NODES; then the guess
+    itself is planned, and halved while it is estimated too slow: the part of a graph not drawn
+    yet may be slower to lay out than the part drawn (many arrows between two rows cost more
+    than their boxes).
     """
     kept = model.total_nodes - len(model.hidden)
-    seconds = max(request.plan(model).estimated_seconds, 1e-3)
+    seconds = max(seconds, 1e-3)
     guess = min(kept * SUGGESTED_SECONDS / seconds, OFFERED_NODES)
     candidate = None if guess >= model.total_nodes else _round_down(int(guess))
     while True:
@@ -755,6 +761,8 @@ def _edge_label_texts(
     graph: Graph, edge_labels: Mapping[tuple[Any, Any], str]
 ) -> dict[tuple[str, str], str]:
     """Map edge_labels' (Node, Node) keys to (box id, box id) pairs of the model's arrows."""
+    if not edge_labels:
+        return {}
     box_of = {id(n.fn): n.id for n in graph.nodes if n.fn is not None and not n.same_as}
     hidden = {id(fn) for fn in graph.hidden}
     texts: dict[tuple[str, str], str] = {}

@@ -1,7 +1,9 @@
 """How fast is helpers.graph.draw(y).svg() next to torchviz.make_dot(y).pipe(format="svg")?
 
-Both draw the graph of the same chain, y = tanh(h @ w + 1) repeated, in the same run; the table
-shows the median of several runs and the ratio ours / torchviz (below 1 means we are faster).
+Both draw the graph of the same chain, y = tanh(h @ w + 1) repeated, in the same run, one after
+the other; the table shows the median of several runs of each and the median of the ratios ours /
+torchviz of each pair (below 1 means we are faster), which a machine slowing down or speeding up
+between pairs does not sway.
 Ours lays the graph out in-process with pygraphviz; torchviz starts the `dot` program for every
 picture. Ours draws the whole graph here (max_nodes=None), so both pictures hold the same Nodes.
 Then 1,000 and 3,000 layers, which torchviz cannot draw (its recursive walk hits Python's
@@ -12,7 +14,11 @@ reused at every step (an unrolled RNN), a loss total kept across training steps,
 unrolled. Ours with the default options, and whole (max_nodes=None) where torchviz draws the
 whole graph too; torchviz is stopped after 60 s.
 
-    python benchmarks/bench_graph.py [--repeat 7]
+    python benchmarks/bench_graph.py [--repeat 7] [--busy]
+
+--busy keeps every core of the machine busy with other work (one spinning process per core)
+while the chains are compared, as on a machine that runs something else at the same time, and
+compares only the chains.
 
 torchviz is a benchmark-only extra (pip install torchviz); its side is skipped, with a message,
 when it or the Graphviz `dot` program is missing.
@@ -21,11 +27,14 @@ when it or the Graphviz `dot` program is missing.
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import statistics
 import subprocess
+import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 import torch
 
@@ -85,9 +94,26 @@ def compare(repeat: int) -> None:
         ours_ms = statistics.median(mine) * 1000
         if theirs:
             theirs_ms = statistics.median(theirs) * 1000
-            print(f"{layers:>7} {ours_ms:>9.1f} {theirs_ms:>12.1f} {ours_ms / theirs_ms:>6.2f}")
+            ratio = statistics.median(m / t for m, t in zip(mine, theirs, strict=True))
+            print(f"{layers:>7} {ours_ms:>9.1f} {theirs_ms:>12.1f} {ratio:>6.2f}")
         else:
             print(f"{layers:>7} {ours_ms:>9.1f} {'-':>12} {'-':>6}")
+
+
+@contextmanager
+def busy_cores() -> Iterator[None]:
+    """One process spinning on each core while the block runs, stopped after it."""
+    spinners = [
+        subprocess.Popen([sys.executable, "-c", "while True: pass"])
+        for _ in range(os.cpu_count() or 1)
+    ]
+    try:
+        time.sleep(1)  # let them start before anything is measured
+        yield
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
 
 
 def deep(repeat: int) -> None:
@@ -207,8 +233,16 @@ def _shown(value: str | float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7, help="runs per size (median is shown)")
+    parser.add_argument(
+        "--busy", action="store_true", help="compare the chains with every core kept busy"
+    )
     args = parser.parse_args()
     print(f"torch {torch.__version__}; chains of tanh(h @ w + 1), h of shape (4, 16)\n")
+    if args.busy:
+        print(f"every core ({os.cpu_count()}) kept busy by a spinning process\n")
+        with busy_cores():
+            compare(args.repeat)
+        return
     compare(args.repeat)
     deep(max(1, args.repeat // 2))
     learner_graphs(max(1, args.repeat // 2))

@@ -274,6 +274,19 @@ def test_a_default_picture_that_would_be_slow_is_cut_further(monkeypatch):
     assert plan(model).estimated_seconds <= 0.02
 
 
+def test_a_default_picture_is_planned_once_and_drawn_with_that_plan(monkeypatch):
+    planned = []
+
+    def counted_plan(model, labelled=()):
+        planned.append(model)
+        return plan(model, labelled)
+
+    monkeypatch.setattr(graph, "plan", counted_plan)
+    drawing = draw(fresh_chain(30))  # fits the default: nothing to cut, nothing to offer
+    assert len(planned) == 1
+    assert drawing.estimated_seconds == plan(planned[0]).estimated_seconds
+
+
 def test_the_estimate_grows_with_the_picture():
     sizes = [plan(build(fresh_chain(n), max_nodes=None)).estimated_seconds for n in (10, 100, 1000)]
     assert sizes == sorted(sizes) and sizes[0] < sizes[2] / 10

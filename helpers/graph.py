@@ -177,6 +177,7 @@ def draw(
     options = {"show_values": show_values, "show_grads": show_grads, "show_saved": show_saved}
     request = _Request(_roots(output), resolve_names(names), options, edge_labels or {})
     model, layout = _build(request, _checked(max_nodes))
+    layout = layout or request.plan(model)
     source = to_dot(
         model, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
     )
@@ -279,18 +280,24 @@ def _checked(max_nodes: Any) -> int | None:
     return max_nodes
 
 
-def _build(request: _Request, max_nodes: int | None) -> tuple[Graph, Plan]:
-    """The model for ``max_nodes``, with its caption, and its layout."""
+def _build(request: _Request, max_nodes: int | None) -> tuple[Graph, Plan | None]:
+    """The model for ``max_nodes``, with its caption, and its layout if deciding them needed it.
+
+    The layout is planned only where the default cut or the caption's offer depends on it (a
+    whole graph of many thousand boxes takes a while to plan), and then handed on, not redone.
+    """
     model, uses = request.picture(max_nodes)
-    layout = request.plan(model)
+    layout = None
     if max_nodes == DEFAULT_MAX_NODES:
         # The default promises a quick picture: cut further where the Nodes make a slow one.
+        layout = request.plan(model)
         while layout.estimated_seconds > DEFAULT_SECONDS and max_nodes > 1:
             max_nodes //= 2
             model, uses = request.picture(max_nodes)
             layout = request.plan(model)
     model.notes.extend(_reference_notes(model, uses))
     if model.hidden:
+        layout = layout or request.plan(model)
         more = _quick_max_nodes(request, model, layout.estimated_seconds)
         model.notes.append(_cut_note(model, more))
     return model, layout

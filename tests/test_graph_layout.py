@@ -285,6 +285,9 @@ def test_a_default_picture_is_planned_once_and_drawn_with_that_plan(monkeypatch)
     drawing = draw(fresh_chain(30))  # fits the default: nothing to cut, nothing to offer
     assert len(planned) == 1
     assert drawing.estimated_seconds == plan(planned[0]).estimated_seconds
+    planned.clear()
+    build(fresh_chain(30), max_nodes=None)  # the model alone: nothing depends on its layout
+    assert planned == []
 
 
 def test_the_estimate_grows_with_the_picture():

@@ -23,11 +23,17 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from helpers.language import choose
+
 # Above this predicted time, render in a child process that Interrupt kernel can stop.
 IN_PROCESS_SECONDS = 0.5
 # The child gives up after this long, so that no layout can run on unseen.
 CHILD_SECONDS = 120
 TOO_LONG = f"Graphviz did not finish this layout within {CHILD_SECONDS} s, and was stopped."
+INTERRUPTED = {
+    "en": "Graphviz was stopped; every variable is still there.",
+    "zh": "Graphviz 已被停止；所有变量都还在。",
+}
 
 
 class GraphvizNotFound(RuntimeError):
@@ -156,13 +162,20 @@ def _render_in_child(source: str, fmt: str) -> bytes:
         env=environment,
     )
     try:
-        # communicate() waits in poll(): a KeyboardInterrupt is raised here at once.
+        # communicate() waits in poll(): a KeyboardInterrupt is raised here at once, after
+        # giving the child a quarter second to end (no wait when Interrupt kernel ended it too).
         output, errors = child.communicate(source.encode("utf-8"), timeout=CHILD_SECONDS + 5)
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
         raise LayoutTooSlow(TOO_LONG) from None
-    except BaseException:  # KeyboardInterrupt from Interrupt kernel, among others
+    except KeyboardInterrupt:  # Interrupt kernel
+        child.kill()
+        child.wait()
+        # Raised afresh, so that the traceback ends here rather than in subprocess's internals:
+        # shorter to read, and quicker for IPython to format (what the learner waits for).
+        raise KeyboardInterrupt(choose(INTERRUPTED)) from None
+    except BaseException:
         child.kill()
         child.wait()
         raise
@@ -212,6 +225,10 @@ def _pygraphviz() -> Any:
 
 def _child_main(fmt: str) -> int:
     """The child process: DOT on stdin, the picture on stdout, and a deadline of its own."""
+    # Interrupt kernel signals the kernel's whole process group, this child included: end at
+    # once, even inside Graphviz's C code, where Python's KeyboardInterrupt would wait for it to
+    # return (and the kernel, seeing its child still running, waits a quarter second more).
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
     if hasattr(signal, "alarm"):
         # SIGALRM's default action ends the process even inside Graphviz's C code.
         signal.alarm(CHILD_SECONDS)

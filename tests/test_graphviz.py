@@ -139,6 +139,27 @@ def test_a_child_stops_itself_at_its_deadline_even_inside_graphviz():
     assert time.monotonic() - started < 10
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT cannot be sent to one process there")
+def test_a_child_ends_on_sigint_even_inside_graphviz():
+    # Interrupt kernel signals the kernel's process group, the child with it.
+    signal = __import__("signal")
+    child = subprocess.Popen(
+        [sys.executable, "-m", "helpers._graphviz", "svg"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    child.stdin.write(slow_source().encode())
+    child.stdin.close()
+    time.sleep(1)  # inside Graphviz's layout, which takes about a minute
+    child.send_signal(signal.SIGINT)
+    try:
+        assert child.wait(timeout=10) == -signal.SIGINT
+    finally:
+        child.kill()
+        child.wait()
+
+
 def test_a_render_stopped_for_time_says_to_draw_a_smaller_part(monkeypatch):
     def too_slow(*args):
         raise _graphviz.LayoutTooSlow(_graphviz.TOO_LONG)
@@ -218,6 +239,7 @@ def test_interrupt_kernel_stops_a_long_render_and_the_kernel_keeps_its_variables
         assert reply["parent_header"]["msg_id"] == message_id
         assert reply["content"]["status"] == "error"
         assert reply["content"]["ename"] == "KeyboardInterrupt"
+        assert reply["content"]["evalue"] == _graphviz.INTERRUPTED["en"]
         assert stopped_after < 2
         after = run_in(client, "print(kept_before)")
         assert after["status"] == "ok" and after["printed"].strip() == "42"

@@ -31,8 +31,8 @@ IN_PROCESS_SECONDS = 0.5
 CHILD_SECONDS = 120
 TOO_LONG = f"Graphviz did not finish this layout within {CHILD_SECONDS} s, and was stopped."
 INTERRUPTED = {
-    "en": "Graphviz was stopped; every variable is still there.",
-    "zh": "Graphviz 已被停止；所有变量都还在。",
+    "en": "Graphviz was stopped before it finished the picture.",
+    "zh": "Graphviz 在画完这张图之前被停止了。",
 }
 
 

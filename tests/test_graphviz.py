@@ -10,7 +10,10 @@ import subprocess
 import sys
 import time
 import xml.etree.ElementTree as ElementTree
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
+from typing import Any
 
 import pytest
 import torch
@@ -220,9 +223,12 @@ def run_in(client, code: str, timeout: float = 60) -> dict:
     }
 
 
-@pytest.mark.skipif(sys.platform == "win32", reason="ps is not there")
-def test_interrupt_kernel_stops_a_long_render_and_the_kernel_keeps_its_variables():
-    jupyter_client = pytest.importorskip("jupyter_client")
+@contextmanager
+def kernel_with_a_slow_drawing() -> Iterator[tuple[Any, Any]]:
+    """A real kernel (its manager and client) holding ``drawing``, DOT that takes Graphviz about a
+    minute, and ``kept_before = 42``; shut down afterwards. benchmarks/bench_interrupt.py too."""
+    import jupyter_client
+
     manager = jupyter_client.KernelManager(kernel_name="python3")
     manager.start_kernel()
     client = manager.client()
@@ -230,13 +236,30 @@ def test_interrupt_kernel_stops_a_long_render_and_the_kernel_keeps_its_variables
     try:
         client.wait_for_ready(timeout=60)
         assert run_in(client, KERNEL_SETUP)["status"] == "ok"
-        message_id = client.execute("drawing.svg()")
-        time.sleep(2)  # the layout is well under way in the child process
-        interrupted = time.monotonic()
-        manager.interrupt_kernel()
-        reply = client.get_shell_msg(timeout=30)
-        stopped_after = time.monotonic() - interrupted
-        assert reply["parent_header"]["msg_id"] == message_id
+        yield manager, client
+    finally:
+        client.stop_channels()
+        manager.shutdown_kernel(now=True)
+
+
+def interrupt_a_render(manager: Any, client: Any) -> tuple[dict, float]:
+    """Start ``drawing.svg()``, Interrupt kernel two seconds in: the cell's reply, and the seconds
+    from the interrupt to it."""
+    message_id = client.execute("drawing.svg()")
+    time.sleep(2)  # the layout is well under way in the child process
+    interrupted = time.monotonic()
+    manager.interrupt_kernel()
+    reply = client.get_shell_msg(timeout=30)
+    seconds = time.monotonic() - interrupted
+    assert reply["parent_header"]["msg_id"] == message_id
+    return reply, seconds
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="ps is not there")
+def test_interrupt_kernel_stops_a_long_render_and_the_kernel_keeps_its_variables():
+    pytest.importorskip("jupyter_client")
+    with kernel_with_a_slow_drawing() as (manager, client):
+        reply, stopped_after = interrupt_a_render(manager, client)
         assert reply["content"]["status"] == "error"
         assert reply["content"]["ename"] == "KeyboardInterrupt"
         assert reply["content"]["evalue"] == _graphviz.INTERRUPTED["en"]
@@ -244,6 +267,3 @@ def test_interrupt_kernel_stops_a_long_render_and_the_kernel_keeps_its_variables
         after = run_in(client, "print(kept_before)")
         assert after["status"] == "ok" and after["printed"].strip() == "42"
         assert run_in(client, CHILDREN)["printed"].strip() == "[]"  # the child is gone
-    finally:
-        client.stop_channels()
-        manager.shutdown_kernel(now=True)

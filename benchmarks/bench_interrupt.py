@@ -14,20 +14,10 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 import test_graphviz as kernel_test  # noqa: E402  (its kernel with a slow drawing)
-
-
-def wait_until_it_runs_cells(client: object) -> None:
-    """ipykernel aborts a request that arrives right after a cell's error: wait for it to pass."""
-    for _ in range(50):
-        if kernel_test.run_in(client, "pass")["status"] == "ok":
-            return
-        time.sleep(0.1)
-    raise RuntimeError("the kernel runs no cell after the interrupt")
 
 
 def interrupt_seconds(repeat: int) -> list[float]:
@@ -37,7 +27,7 @@ def interrupt_seconds(repeat: int) -> list[float]:
             reply, stopped_after = kernel_test.interrupt_a_render(manager, client)
             assert reply["content"]["ename"] == "KeyboardInterrupt"
             seconds.append(stopped_after)
-            wait_until_it_runs_cells(client)
+            kernel_test.wait_until_it_runs_cells(client)
         kept = kernel_test.run_in(client, "print(kept_before)")["printed"].strip()
         assert kept == "42", "the kernel lost a variable"
         return seconds

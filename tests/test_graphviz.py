@@ -6,6 +6,7 @@ within about two seconds, and the kernel keeps its variables. It is tested in a 
 
 from __future__ import annotations
 
+import signal
 import subprocess
 import sys
 import time
@@ -138,14 +139,13 @@ def test_a_child_stops_itself_at_its_deadline_even_inside_graphviz():
         capture_output=True,
         timeout=60,
     )
-    assert child.returncode == -__import__("signal").SIGALRM
+    assert child.returncode == -signal.SIGALRM
     assert time.monotonic() - started < 10
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="SIGINT cannot be sent to one process there")
 def test_a_child_ends_on_sigint_even_inside_graphviz():
     # Interrupt kernel signals the kernel's process group, the child with it.
-    signal = __import__("signal")
     child = subprocess.Popen(
         [sys.executable, "-m", "helpers._graphviz", "svg"],
         stdin=subprocess.PIPE,
@@ -154,7 +154,7 @@ def test_a_child_ends_on_sigint_even_inside_graphviz():
     )
     child.stdin.write(slow_source().encode())
     child.stdin.close()
-    time.sleep(1)  # inside Graphviz's layout, which takes about a minute
+    time.sleep(3)  # started, and inside Graphviz's layout, which takes about a minute
     child.send_signal(signal.SIGINT)
     try:
         assert child.wait(timeout=10) == -signal.SIGINT

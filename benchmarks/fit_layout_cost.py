@@ -92,23 +92,22 @@ def gru_cell(steps: int) -> Output:
     return h.sum()
 
 
-def deep_mlp(layers: int) -> Output:
+def mlp_and_loss(layers: int) -> tuple[torch.nn.Module, torch.Tensor]:
     torch.manual_seed(0)
     parts = []
     for _ in range(layers):
         parts += [torch.nn.Linear(8, 8), torch.nn.ReLU()]
     model = torch.nn.Sequential(*parts, torch.nn.Linear(8, 1))
-    return ((model(torch.randn(16, 8)) - 1) ** 2).mean()
+    return model, ((model(torch.randn(16, 8)) - 1) ** 2).mean()
+
+
+def deep_mlp(layers: int) -> Output:
+    return mlp_and_loss(layers)[1]
 
 
 def named_mlp(layers: int) -> Named:
     """The deep MLP after backward(), its parameters named: each a table with its gradient."""
-    torch.manual_seed(0)
-    parts = []
-    for _ in range(layers):
-        parts += [torch.nn.Linear(8, 8), torch.nn.ReLU()]
-    model = torch.nn.Sequential(*parts, torch.nn.Linear(8, 1))
-    loss = ((model(torch.randn(16, 8)) - 1) ** 2).mean()
+    model, loss = mlp_and_loss(layers)
     loss.backward(retain_graph=True)
     return loss, model
 

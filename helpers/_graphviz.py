@@ -165,19 +165,15 @@ def _render_in_child(source: str, fmt: str) -> bytes:
         # communicate() waits in poll(): a KeyboardInterrupt is raised here at once, after
         # giving the child a quarter second to end (no wait when Interrupt kernel ended it too).
         output, errors = child.communicate(source.encode("utf-8"), timeout=CHILD_SECONDS + 5)
-    except subprocess.TimeoutExpired:
+    except BaseException as stopped:  # whatever ends the wait, ends the child
         child.kill()
         child.wait()
-        raise LayoutTooSlow(TOO_LONG) from None
-    except KeyboardInterrupt:  # Interrupt kernel
-        child.kill()
-        child.wait()
-        # Raised afresh, so that the traceback ends here rather than in subprocess's internals:
-        # shorter to read, and quicker for IPython to format (what the learner waits for).
-        raise KeyboardInterrupt(choose(INTERRUPTED)) from None
-    except BaseException:
-        child.kill()
-        child.wait()
+        if isinstance(stopped, subprocess.TimeoutExpired):
+            raise LayoutTooSlow(TOO_LONG) from None
+        if isinstance(stopped, KeyboardInterrupt):  # Interrupt kernel
+            # Raised afresh, so that the traceback ends here rather than in subprocess's
+            # internals: shorter to read, and quicker for IPython to format.
+            raise KeyboardInterrupt(choose(INTERRUPTED)) from None
         raise
     if hasattr(signal, "SIGALRM") and child.returncode == -signal.SIGALRM:
         raise LayoutTooSlow(TOO_LONG)

@@ -558,10 +558,10 @@ def to_dot(
     """
     if direction not in ("forward", "backward"):
         raise ValueError(f'direction must be "forward" or "backward", not {direction!r}.')
-    layout = layout or plan_layout(graph, edge_labels)
+    labels = _edge_label_texts(graph, edge_labels or {})
+    layout = layout or plan(graph, labels)
     notes = graph.notes if direction == "forward" else [caption("backward"), *graph.notes]
     highlighted = _highlighted_boxes(graph, highlight)
-    labels = _edge_label_texts(graph, edge_labels or {})
     # Graphviz's network simplex, bounded where it could take long (see helpers._graph_layout).
     bounded = "" if layout.search_placement else ", nslimit=0"
     if layout.iterations_per_box is not None:

@@ -8,6 +8,11 @@ process (``python -m helpers._graphviz``) that the kernel waits for in a way an 
 the child is killed and the kernel keeps every variable. The child also stops itself after
 `CHILD_SECONDS`, whatever happens to its parent.
 
+DOT whose cost nobody predicted (text a learner wrote, or edited, and handed to `Drawing`) is
+rendered in a child process too: its layout may take any time, and the Graphviz in pygraphviz's
+wheels is built with its assertions on, so some input ends its process (a plain label that starts
+with a line break, for one). A child that dies that way is an error message, not a dead kernel.
+
 Without pygraphviz, Graphviz's ``dot`` program does the work, if it is installed.
 """
 
@@ -48,11 +53,15 @@ class LayoutTooSlow(RenderError):
     """Graphviz was stopped after `CHILD_SECONDS` without finishing the layout."""
 
 
-def render(source: str, fmt: str, estimated_seconds: float = 0.0) -> bytes:
-    """Render DOT ``source`` to ``fmt`` (svg, png) bytes."""
+def render(source: str, fmt: str, estimated_seconds: float | None = 0.0) -> bytes:
+    """Render DOT ``source`` to ``fmt`` (svg, png) bytes.
+
+    ``estimated_seconds`` is the layout's predicted time, None where it was not predicted (DOT
+    from elsewhere): either above `IN_PROCESS_SECONDS` renders in a child process.
+    """
     if _pygraphviz() is None:
         return _render_with_dot_program(source, fmt)
-    if estimated_seconds > IN_PROCESS_SECONDS:
+    if estimated_seconds is None or estimated_seconds > IN_PROCESS_SECONDS:
         return _render_in_child(source, fmt)
     return _RENDERER.render(source, fmt)
 
@@ -177,6 +186,11 @@ def _render_in_child(source: str, fmt: str) -> bytes:
         raise
     if hasattr(signal, "SIGALRM") and child.returncode == -signal.SIGALRM:
         raise LayoutTooSlow(TOO_LONG)
+    if child.returncode < 0:  # ended by a signal: Graphviz crashed (SIGSEGV) or asserted (SIGABRT)
+        raise RenderError(
+            f"Graphviz crashed on this DOT ({_signal_name(-child.returncode)}) before it finished "
+            f"the {fmt} picture."
+        )
     if child.returncode != 0:
         message = errors.decode("utf-8", "replace").strip().splitlines()
         detail = f" It said: {message[-1]}" if message else ""
@@ -209,6 +223,13 @@ def _render_with_dot_program(source: str, fmt: str) -> bytes:
         detail = f" It said: {message[-1]}" if message else ""
         raise RenderError(f"Graphviz's dot program could not draw this graph as {fmt}.{detail}")
     return done.stdout
+
+
+def _signal_name(number: int) -> str:
+    try:
+        return signal.Signals(number).name
+    except ValueError:
+        return f"signal {number}"
 
 
 def _pygraphviz() -> Any:

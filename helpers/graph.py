@@ -191,10 +191,12 @@ class Drawing:
     """A picture of an autograd graph: DOT text, rendered by Graphviz when asked.
 
     ``estimated_seconds`` is how long the layout is expected to take; above half a second the
-    picture is rendered in a child process that Jupyter's *Interrupt kernel* can stop.
+    picture is rendered in a child process that Jupyter's *Interrupt kernel* can stop. DOT of
+    your own (``Drawing(text)``, no estimate) is rendered in a child process too: nobody knows
+    how long it takes, and where it makes Graphviz crash, you get an error, not a dead kernel.
     """
 
-    def __init__(self, source: str, estimated_seconds: float = 0.0) -> None:
+    def __init__(self, source: str, estimated_seconds: float | None = None) -> None:
         self.source = source
         self.estimated_seconds = estimated_seconds
         self._svg: str | None = None
@@ -225,6 +227,8 @@ class Drawing:
         try:
             return _graphviz.render(self.source, fmt, self.estimated_seconds)
         except LayoutTooSlow as error:
+            if self.estimated_seconds is None:  # DOT of one's own: draw's options do not apply
+                raise LayoutTooSlow(f"{error} The DOT text is in .source.") from None
             raise LayoutTooSlow(
                 f"{error} Draw a smaller part of the graph, draw(y, max_nodes=...) with fewer "
                 "nodes than this picture has, or call draw(y) without max_nodes for a quick "

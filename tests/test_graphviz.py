@@ -23,7 +23,7 @@ from helpers import _graphviz
 from helpers._graph_layout import plan
 from helpers._graph_model import build_graph
 from helpers._graphviz import IN_PROCESS_SECONDS, RenderError, render
-from helpers.graph import draw, to_dot
+from helpers.graph import Drawing, draw, to_dot
 
 
 def chain(layers: int) -> torch.Tensor:
@@ -173,9 +173,38 @@ def test_a_render_stopped_for_time_says_to_draw_a_smaller_part(monkeypatch):
         drawing.svg()
 
 
-def test_a_failed_svg_does_not_suggest_trying_svg_again():
-    from helpers.graph import Drawing
+# A plain label that starts with a line break, on any box but the first, crashes the Graphviz in
+# pygraphviz 2.0.4's Linux wheel (it ends the process with SIGSEGV); torchviz writes such labels.
+CRASHING_DOT = 'digraph { a; b [label="\\n (16, 16)"]; }'
 
+
+def test_dot_of_ones_own_is_rendered_in_a_child_process_with_the_same_result(started):
+    source = draw(chain(3)).source
+    in_process = render(source, "svg")
+    started.clear()
+    assert Drawing(source).svg() == in_process.decode("utf-8")
+    assert len(started) == 1 and started[0][1:3] == ["-m", "helpers._graphviz"]
+
+
+def test_dot_that_crashes_graphviz_is_an_error_and_this_process_lives_on():
+    drawing = Drawing(CRASHING_DOT)  # rendered in this process, it would end the test run
+    with pytest.raises(RenderError, match=r"Graphviz crashed on this DOT \(SIG\w+\).*\.source"):
+        drawing.svg()
+    assert drawing.source == CRASHING_DOT
+    assert "<svg" in draw(chain(2)).svg()
+
+
+def test_dot_of_ones_own_stopped_for_time_gives_no_advice_about_draw(monkeypatch):
+    def too_slow(*args):
+        raise _graphviz.LayoutTooSlow(_graphviz.TOO_LONG)
+
+    monkeypatch.setattr(_graphviz, "_render_in_child", too_slow)
+    with pytest.raises(_graphviz.LayoutTooSlow) as stopped:
+        Drawing("digraph { a -> b }").svg()
+    assert "max_nodes" not in str(stopped.value) and ".source" in str(stopped.value)
+
+
+def test_a_failed_svg_does_not_suggest_trying_svg_again():
     with pytest.raises(RenderError) as failed:
         Drawing("digraph { a -> }").svg()
     assert ".source" in str(failed.value) and ".svg()" not in str(failed.value)

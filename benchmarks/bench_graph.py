@@ -41,7 +41,7 @@ from contextlib import contextmanager
 import torch
 
 from helpers._graphviz import render
-from helpers.graph import DEFAULT_MAX_NODES, GraphTooLarge, draw
+from helpers.graph import DEFAULT_MAX_NODES, NODES_SAFE_TO_SEE, GraphTooLarge, draw
 
 COMPARED_SIZES = (10, 30, 100, 300)
 DEEP_SIZES = (1000, 3000)
@@ -135,7 +135,7 @@ def deep(repeat: int) -> None:
         y = chain(layers)
         default_ms = statistics.median(seconds(ours, y, DEFAULT_MAX_NODES) for _ in range(repeat))
         default_ms *= 1000
-        whole_s = seconds(ours, y, None)
+        whole_s = _whole_seconds(y)
         theirs = "not installed"
         if torchviz_draw is not None:
             try:
@@ -143,7 +143,7 @@ def deep(repeat: int) -> None:
                 theirs = "drew it"
             except RecursionError:
                 theirs = "RecursionError"
-        print(f"{layers:>7} {default_ms:>26.1f} {whole_s:>20.1f} {theirs:>16}")
+        print(f"{layers:>7} {default_ms:>26.1f} {_shown(whole_s):>20} {theirs:>16}")
 
 
 def shared_weight_chain(steps: int) -> torch.Tensor:
@@ -229,10 +229,7 @@ def learner_graphs(repeat: int) -> None:
             default_s = statistics.median(
                 seconds(ours, y, DEFAULT_MAX_NODES) for _ in range(repeat)
             )
-            try:
-                whole_s: str | float = seconds(ours, y, None)
-            except GraphTooLarge as refused:
-                whole_s = "refused, " + str(refused).split("about ")[1].split(" to place")[0]
+            whole_s = _whole_seconds(y)
             theirs = torchviz_seconds(y)
             ratio = ""
             if isinstance(theirs, float) and isinstance(whole_s, float):
@@ -241,6 +238,16 @@ def learner_graphs(repeat: int) -> None:
                 f"{title:<26} {steps:>6} {default_s:>15.3f} {_shown(whole_s):>13} "
                 f"{_shown(theirs):>14} {ratio:>17}"
             )
+
+
+def _whole_seconds(y: torch.Tensor) -> str | float:
+    """Seconds to draw all of y's graph, or why draw refused."""
+    try:
+        return seconds(ours, y, None)
+    except GraphTooLarge as refused:
+        if refused.source is None:  # more Nodes than the helpers look at
+            return f"refused, over {NODES_SAFE_TO_SEE:,} nodes"
+        return "refused, " + str(refused).split("about ")[1].split(" to place")[0]
 
 
 def _shown(value: str | float) -> str:

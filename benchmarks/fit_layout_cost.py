@@ -57,10 +57,16 @@ from bench_graph import chain as tanh_chain  # noqa: E402
 from bench_graph import loss_total  # noqa: E402
 from bench_graph import shared_weight_chain as shared_weight  # noqa: E402
 
+from helpers import _graph_model  # noqa: E402
 from helpers._graph_layout import LayoutSize, estimated_seconds  # noqa: E402
 from helpers._graph_model import walk  # noqa: E402
 from helpers._graphviz import _RENDERER  # noqa: E402
 from helpers.graph import build, plan_layout, to_dot  # noqa: E402
+
+# The corpus times Graphviz on pictures of up to about 16,000 Nodes, more than the helpers look
+# at for a learner (NODES_SAFE_TO_SEE): this script walks them all. Safe where the main thread's
+# stack is 8 MB (Linux, macOS), where PyTorch frees a chain of 35,000 seen Nodes before crashing.
+_graph_model.NODES_SAFE_TO_SEE = 20_000
 
 MEASUREMENTS = Path(__file__).with_name("layout_cost_measurements.json")
 SAFETY = 1.1  # the fitted estimate is at least this many times every measured time
@@ -280,7 +286,7 @@ def source_of(made: Output | Named, variant: str) -> tuple[int, LayoutSize, bool
     labels = {}
     if variant == "labels":
         roots = output if isinstance(output, list) else [output]
-        nodes = walk([root.grad_fn for root in roots if root.grad_fn is not None])
+        nodes = walk([root.grad_fn for root in roots if root.grad_fn is not None]).nodes
         labels = {
             (fn, next_fn): "grad [0.1234, 0.5678]"
             for fn in nodes

@@ -40,6 +40,15 @@ TENSOR_KINDS = (LEAF, TENSOR, OUTPUT, SAVED)
 SMALL_TENSOR = 4
 SIGNIFICANT_DIGITS = 4
 
+# The most autograd Nodes any helper looks at. Once Python has seen a Node (through
+# next_functions, or to put a hook on it), PyTorch frees that Node through its Python object, and
+# frees a chain of such Nodes by recursion, several C stack frames per Node, not by the loop it
+# uses for Nodes Python never saw. When the learner later lets go of a graph whose chain of seen
+# Nodes is deeper than the stack allows, the process crashes, in whatever cell frees it: here
+# from about 35,000 Nodes with Linux's 8 MB main-thread stack, 12,000 with a 2 MB one (Windows
+# gives python.exe 2 MB). So helpers look at no more than this, whatever the graph's size.
+NODES_SAFE_TO_SEE = 5_000
+
 
 # What a picture's caption says, in each language the helpers speak (helpers.language). Text
 # inside the boxes stays as PyTorch writes it; the caption sits below the picture.
@@ -57,6 +66,10 @@ CAPTIONS = {
     "this tensor": {"en": "this tensor", "zh": "这个张量"},
     "named": {"en": "'{name}'", "zh": " {name} "},
     "more nodes": {"en": "… {hidden:,} more nodes", "zh": "… 另有 {hidden:,} 个节点"},
+    "at least more nodes": {
+        "en": "… at least {hidden:,} more nodes",
+        "zh": "… 另有至少 {hidden:,} 个节点",
+    },
     "references": {
         "en": "Dashed boxes repeat a box drawn in full, used in many places: {listed}.",
         "zh": "虚线框重复画出一个已完整画出的框，因为它在很多地方被使用：{listed}。",
@@ -84,6 +97,12 @@ CAPTIONS = {
         "zh": "传给 draw() 的 {total:,} 个张量中有 {hidden:,} 个也在其中："
         "每次少画几个就能看到它们。",
     },
+    "cut, more beyond": {
+        "en": "Showing the {kept:,} autograd nodes nearest the output; at least {hidden:,} more "
+        "are folded into one box (the helpers look at no more than {seen:,} nodes of a graph).",
+        "zh": "只显示离输出最近的 {kept:,} 个 autograd 节点；其余至少 {hidden:,} 个折叠成一个框"
+        "（辅助工具最多只查看一张图的 {seen:,} 个节点）。",
+    },
     "draw all": {
         "en": "Pass max_nodes=None to draw them all.",
         "zh": "传入 max_nodes=None 可以画出全部节点。",
@@ -91,6 +110,10 @@ CAPTIONS = {
     "no more": {
         "en": "Drawing more would take too long to lay out.",
         "zh": "再多画一些，排版会太慢。",
+    },
+    "draw more of many": {
+        "en": "Pass max_nodes={more:,} to draw more.",
+        "zh": "传入 max_nodes={more:,} 可以画出更多。",
     },
     "draw more": {
         "en": "Pass max_nodes={more:,} to draw more (drawing all would take too long).",
@@ -152,6 +175,23 @@ class Graph:
     total_nodes: int = 0  # autograd Nodes reachable from the outputs, drawn or not
     roots: int = 0  # tensors passed to draw()
     roots_hidden: int = 0  # of those, the ones whose own Node was cut off by max_nodes
+    # Nodes found but not walked through, in a graph of more than NODES_SAFE_TO_SEE Nodes: the
+    # walk stopped, and more may lie beyond. Neither drawn nor in hidden; counted in total_nodes.
+    found_beyond: int = 0
+
+    @property
+    def walked_all(self) -> bool:
+        """Whether the walk saw the whole graph (else total_nodes is a lower bound)."""
+        return self.found_beyond == 0
+
+    @property
+    def drawn_nodes(self) -> int:
+        """How many autograd Nodes have a box (or reference boxes) in the picture."""
+        return self.total_nodes - len(self.hidden) - self.found_beyond
+
+    def cut_off(self, fn: Any) -> bool:
+        """Whether autograd Node ``fn`` may be in the graph but left out of the picture."""
+        return not self.walked_all or any(hidden is fn for hidden in self.hidden)
 
     def find(self, fn: Any) -> GraphNode | None:
         """The box standing for autograd Node ``fn`` (matched by identity), or None.
@@ -195,11 +235,23 @@ def build_graph(
     return builder.build(roots, max_nodes)
 
 
-def walk(start: Iterable[Any]) -> list[Any]:
-    """Every autograd Node reachable from ``start``, once each, nearest first (breadth first).
+@dataclass
+class Walk:
+    """The autograd Nodes a walk went through, nearest first, and how many it found beyond."""
+
+    nodes: list[Any]
+    # Found (as a next function of a Node walked through) but not walked through, because the
+    # walk had seen NODES_SAFE_TO_SEE Nodes: there may be more beyond them. 0: the whole graph.
+    found_beyond: int = 0
+
+
+def walk(start: Iterable[Any]) -> Walk:
+    """The autograd Nodes reachable from ``start``, once each, nearest first (breadth first),
+    until it has seen `NODES_SAFE_TO_SEE` of them.
 
     Iterative on purpose: a recursive walk hits Python's recursion limit on deep graphs.
     """
+    limit = NODES_SAFE_TO_SEE  # read when called: a measuring script may raise it for itself
     order: list[Any] = []
     seen: set[Any] = set()
     queue: deque[Any] = deque()
@@ -207,14 +259,16 @@ def walk(start: Iterable[Any]) -> list[Any]:
         if fn not in seen:
             seen.add(fn)
             queue.append(fn)
-    while queue:
+    # Reading a Node's next_functions is what makes PyTorch see its next Nodes from Python:
+    # stop before that once `limit` are seen (a wide Node may take the count a little over).
+    while queue and len(seen) < limit:
         fn = queue.popleft()
         order.append(fn)
         for next_fn, _ in fn.next_functions:
             if next_fn is not None and next_fn not in seen:
                 seen.add(next_fn)
                 queue.append(next_fn)
-    return order
+    return Walk(order, found_beyond=len(queue))
 
 
 def gradient_edge(tensor: torch.Tensor) -> tuple[Any, int]:
@@ -325,19 +379,24 @@ class _Builder:
                 self._add_unrecorded_root(root)
             elif root.grad_fn is not None:
                 self._show_computed(root, fn, nr, True)
-        order = walk(fn for _, fn, _ in root_edges if fn is not None)
+        walked = walk(fn for _, fn, _ in root_edges if fn is not None)
+        order = walked.nodes
         kept = order if max_nodes is None else order[:max_nodes]
         hidden = order[len(kept) :]
         root_ids = {id(root) for root in roots}
         for fn in kept:
             self._add_node_boxes(fn, root_ids)
-        summary = self._add_summary(len(hidden)) if hidden else None
+        beyond = walked.found_beyond  # more Nodes than the helpers look at: cut off too
+        summary = None
+        if hidden or beyond:
+            summary = self._add_summary(len(hidden) + beyond, more_beyond=bool(beyond))
         for fn in kept:
             self._add_input_edges(fn, summary)
-        cut_off = set(hidden)
-        roots_hidden = sum(fn in cut_off for _, fn, _ in root_edges if fn is not None)
+        drawn = set(kept)
+        roots_hidden = sum(fn not in drawn for _, fn, _ in root_edges if fn is not None)
+        total = len(order) + beyond
         return Graph(
-            self.nodes, self.edges, self.notes, hidden, len(order), len(roots), roots_hidden
+            self.nodes, self.edges, self.notes, hidden, total, len(roots), roots_hidden, beyond
         )
 
     # --- boxes -------------------------------------------------------------------------------
@@ -384,8 +443,8 @@ class _Builder:
             self.tensor_box_of[(fn, nr)] = tensor_id
             self.edges.append(GraphEdge(self.box_of[fn], tensor_id, "output"))
 
-    def _add_summary(self, hidden: int) -> str:
-        title = caption("more nodes", hidden=hidden)
+    def _add_summary(self, hidden: int, more_beyond: bool) -> str:
+        title = caption("at least more nodes" if more_beyond else "more nodes", hidden=hidden)
         return self._new_node(SUMMARY, title, tooltip="cut off by max_nodes")
 
     def _tensor_fields(self, tensor: torch.Tensor) -> dict[str, Any]:

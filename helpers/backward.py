@@ -38,7 +38,7 @@ import torch
 from torch.autograd.function import BackwardCFunction
 from torch.autograd.graph import GradientEdge, Node, get_gradient_edge
 
-from helpers.graph import named_tensors
+from helpers.graph import NODES_SAFE_TO_SEE, named_tensors
 
 __all__ = ["CannotMatchPyTorch", "Step", "Trace", "trace", "grad"]
 
@@ -261,10 +261,21 @@ def _where_gradients_stop(inputs: Sequence[torch.Tensor]) -> dict[Node, list[tup
 
 
 def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
-    """Every node reachable from ``root``, mapped to the nodes with an edge into it (per edge)."""
+    """Every node reachable from ``root``, mapped to the nodes with an edge into it (per edge).
+
+    Refuses a graph of more than `NODES_SAFE_TO_SEE` nodes, before looking at more of them.
+    """
     consumers: dict[Node, list[Node]] = {root: []}
     to_visit = [root]  # a list, not recursion: graphs can be thousands of nodes deep
     while to_visit:
+        if len(consumers) > NODES_SAFE_TO_SEE:
+            raise ValueError(
+                f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and trace and "
+                f"grad look at every one; the helpers look at no more than {NODES_SAFE_TO_SEE:,}: "
+                "PyTorch frees the Nodes Python has looked at one inside the other, and a long "
+                "enough chain of them crashes the kernel when the graph is freed. Trace a "
+                "smaller graph (fewer layers or steps); output.backward() has no such limit."
+            )
         node = to_visit.pop()
         for next_node, _ in node.next_functions:
             if next_node is None:  # an input that does not require grad

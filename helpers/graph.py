@@ -33,6 +33,7 @@ from helpers import _graphviz
 from helpers._graph_layout import Plan, add_references, plan
 from helpers._graph_model import (
     LEAF,
+    NODES_SAFE_TO_SEE,
     OP,
     OUTPUT,
     SAVED,
@@ -58,6 +59,7 @@ __all__ = [
     "GraphTooLarge",
     "GraphvizNotFound",
     "LayoutTooSlow",
+    "NODES_SAFE_TO_SEE",
     "RenderError",
     "build",
     "draw",
@@ -75,17 +77,15 @@ DEFAULT_MAX_NODES = 200
 DEFAULT_SECONDS = 1.0
 MAX_SECONDS = 30.0
 SUGGESTED_SECONDS = 10.0
-# The most autograd nodes a caption offers to draw: making and planning a picture to check
-# that it is quick costs about 50 µs a node, which the default picture pays.
-OFFERED_NODES = 10_000
 
 Names = Mapping[str, Any] | Iterable[tuple[str, Any]]
 
 
 class GraphTooLarge(ValueError):
-    """The picture asked for would take Graphviz too long to lay out; ``source`` has its DOT."""
+    """The picture asked for is too big: Graphviz would take too long to lay it out (``source``
+    has its DOT), or the graph has more Nodes than the helpers look at (``source`` is None)."""
 
-    def __init__(self, message: str, source: str) -> None:
+    def __init__(self, message: str, source: str | None) -> None:
         super().__init__(message)
         self.source = source
 
@@ -161,7 +161,10 @@ def draw(
             all. With the default, a picture that would be slow to lay out is cut further. A
             picture estimated to take Graphviz more than 30 s is refused (`GraphTooLarge`, which
             says what to draw instead) before anything is laid out; one that takes more than
-            half a second is laid out in a child process, which *Interrupt kernel* stops.
+            half a second is laid out in a child process, which *Interrupt kernel* stops. The
+            helpers look at no more than `NODES_SAFE_TO_SEE` (5,000) Nodes of a graph, the
+            most PyTorch can free safely once Python has seen them: in a bigger graph, the
+            default picture says so, and asking for more than that is refused.
         highlight: an autograd Node (e.g. ``y.grad_fn``) whose box gets a thick red border; a
             leaf's AccumulateGrad Node highlights the leaf's box. None for no highlight; a Node
             cut off by ``max_nodes`` highlights nothing.
@@ -291,6 +294,8 @@ def _build(request: _Request, max_nodes: int | None) -> tuple[Graph, Plan | None
     whole graph of many thousand boxes takes a while to plan), and then handed on, not redone.
     """
     model, uses = request.picture(max_nodes)
+    if not model.walked_all and (max_nodes is None or max_nodes > model.drawn_nodes):
+        raise GraphTooLarge(_too_many_nodes_message(model), None)
     layout = None
     if max_nodes == DEFAULT_MAX_NODES:
         # The default promises a quick picture: cut further where the Nodes make a slow one.
@@ -300,7 +305,7 @@ def _build(request: _Request, max_nodes: int | None) -> tuple[Graph, Plan | None
             model, uses = request.picture(max_nodes)
             layout = request.plan(model)
     model.notes.extend(_reference_notes(model, uses))
-    if model.hidden:
+    if model.drawn_nodes < model.total_nodes:
         layout = layout or request.plan(model)
         more = _quick_max_nodes(request, model, layout.estimated_seconds)
         model.notes.append(_cut_note(model, more))
@@ -315,7 +320,8 @@ def _reference_notes(model: Graph, uses: dict[str, int]) -> list[str]:
     if not uses:
         return []
     box = {node.id: node for node in model.nodes}
-    how_many = "uses shown" if model.hidden else "uses"  # a cut picture shows only some uses
+    cut = model.drawn_nodes < model.total_nodes
+    how_many = "uses shown" if cut else "uses"  # a cut picture shows only some uses
     listed = [
         caption(how_many, title=box[i].title, count=count)
         for i, count in list(uses.items())[:LISTED_REFERENCES]
@@ -327,30 +333,38 @@ def _reference_notes(model: Graph, uses: dict[str, int]) -> list[str]:
 
 
 def _cut_note(model: Graph, more: int | None) -> str:
-    kept = model.total_nodes - len(model.hidden)
-    note = caption("cut", kept=kept, hidden=len(model.hidden))
+    kept = model.drawn_nodes
+    if model.walked_all:
+        note = caption("cut", kept=kept, hidden=len(model.hidden))
+    else:
+        hidden = model.total_nodes - kept
+        note = caption("cut, more beyond", kept=kept, hidden=hidden, seen=NODES_SAFE_TO_SEE)
     if model.roots_hidden:
         note += " " + caption("outputs cut", hidden=model.roots_hidden, total=model.roots)
     if more is None:
         return f"{note} {caption('draw all')}"
     if more <= kept:
         return f"{note} {caption('no more')}"
-    return f"{note} {caption('draw more', more=more)}"
+    # With all of a graph walked, drawing all of it is what takes too long; else the limit
+    # the note just named stops it first.
+    offer = "draw more" if model.walked_all else "draw more of many"
+    return f"{note} {caption(offer, more=more)}"
 
 
 def _quick_max_nodes(request: _Request, model: Graph, seconds: float) -> int | None:
     """The largest max_nodes found whose picture lays out within SUGGESTED_SECONDS (None: all).
 
     A first guess scales from ``model``, estimated to take ``seconds`` (a layout's time grows
-    about as its size, where dot keeps its first placement), up to OFFERED_NODES; then the guess
-    itself is planned, and halved while it is estimated too slow: the part of a graph not drawn
-    yet may be slower to lay out than the part drawn (many arrows between two rows cost more
-    than their boxes).
+    about as its size, where dot keeps its first placement), up to the Nodes the walk went
+    through; then the guess itself is planned, and halved while it is estimated too slow: the
+    part of a graph not drawn yet may be slower to lay out than the part drawn (many arrows
+    between two rows cost more than their boxes).
     """
-    kept = model.total_nodes - len(model.hidden)
+    walked = model.total_nodes - model.found_beyond
     seconds = max(seconds, 1e-3)
-    guess = min(kept * SUGGESTED_SECONDS / seconds, OFFERED_NODES)
-    candidate = None if guess >= model.total_nodes else _round_down(int(guess))
+    guess = min(model.drawn_nodes * SUGGESTED_SECONDS / seconds, walked)
+    all_of_it = model.walked_all and guess >= model.total_nodes
+    candidate = None if all_of_it else _round_down(int(guess))
     while True:
         picture, _ = request.picture(candidate)
         if request.plan(picture).estimated_seconds <= SUGGESTED_SECONDS or candidate == 1:
@@ -359,7 +373,7 @@ def _quick_max_nodes(request: _Request, model: Graph, seconds: float) -> int | N
 
 
 def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None, smaller: int) -> str:
-    asked = "all" if max_nodes is None else f"{model.total_nodes - len(model.hidden):,}"
+    asked = "all" if max_nodes is None else f"{model.drawn_nodes:,}"
     return (
         f"This picture is too big to lay out: {asked} of the graph's {model.total_nodes:,} "
         f"autograd nodes make {len(model.nodes):,} boxes over {layout.rows:,} rows, which "
@@ -367,6 +381,16 @@ def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None, smalle
         f"{MAX_SECONDS:.0f} s). Draw the part nearest the output instead, e.g. "
         f"draw(..., max_nodes={smaller:,}), or call draw() without max_nodes for a quick "
         "picture. The DOT text is in this error's .source, for other tools."
+    )
+
+
+def _too_many_nodes_message(model: Graph) -> str:
+    walked = model.total_nodes - model.found_beyond
+    return (
+        f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and the helpers look at "
+        "no more than that: PyTorch frees the Nodes Python has looked at one inside the other, "
+        "and a long enough chain of them crashes the kernel when the graph is freed. Draw the "
+        f"part nearest the output: draw() without max_nodes, or max_nodes={walked:,} at most."
     )
 
 
@@ -760,7 +784,7 @@ def _highlighted_boxes(graph: Graph, highlight: Any) -> set[str]:
     box = graph.find(highlight)
     if box is not None:
         return {node.id for node in graph.nodes if node.id == box.id or node.same_as == box.id}
-    if any(fn is highlight for fn in graph.hidden):
+    if graph.cut_off(highlight):
         return set()  # cut off by max_nodes: nothing to highlight in the picture
     raise ValueError(
         f"highlight: this {type(highlight).__name__} is not in the graph being drawn "
@@ -775,13 +799,12 @@ def _edge_label_texts(
     if not edge_labels:
         return {}
     box_of = {id(n.fn): n.id for n in graph.nodes if n.fn is not None and not n.same_as}
-    hidden = {id(fn) for fn in graph.hidden}
     texts: dict[tuple[str, str], str] = {}
     for key, text in edge_labels.items():
         node, next_node = _oriented(key)
-        if id(node) in hidden or id(next_node) in hidden:
-            continue  # cut off by max_nodes
         if id(node) not in box_of or id(next_node) not in box_of:
+            if graph.cut_off(node) or graph.cut_off(next_node):
+                continue  # cut off by max_nodes
             raise ValueError(
                 f"edge_labels: the edge {type(node).__name__} -> {type(next_node).__name__} is "
                 "not in the graph being drawn (it cannot be reached from the tensors passed)."

@@ -6,6 +6,7 @@ import sys
 
 import pytest
 import torch
+from deep_graphs import let_go_after
 from torch import nn
 from torch.autograd.graph import get_gradient_edge
 from torch.profiler import profile
@@ -13,6 +14,7 @@ from torch.utils.checkpoint import checkpoint
 
 from helpers import backward
 from helpers.backward import CannotMatchPyTorch, grad, trace
+from helpers.graph import NODES_SAFE_TO_SEE
 
 # --- graphs to differentiate: each builder returns a fresh (output, inputs) --------------------
 
@@ -346,6 +348,21 @@ def test_grad_walks_a_long_chain_without_recursion():
     output, inputs = chain_of_2000_nodes()
     assert sys.getrecursionlimit() < 2000  # a recursive walk would fail on this graph
     assert grad(output, inputs)[0] is not None
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the stack is set with Unix's setrlimit")
+@pytest.mark.parametrize("call", ["trace(y)", "grad(y, x)"])
+def test_a_graph_bigger_than_the_helpers_look_at_is_refused_and_safe_to_free(call):
+    code, printed, errors = let_go_after(call)
+    assert (code, printed) == (0, ["ValueError", "freed"]), errors
+
+
+def test_the_refusal_of_a_graph_too_big_says_why_and_what_works():
+    h = torch.tensor(1.0, requires_grad=True)
+    for _ in range(NODES_SAFE_TO_SEE + 1):
+        h = torch.sin(h)
+    with pytest.raises(ValueError, match=r"more than 5,000 autograd nodes.*output\.backward\(\)"):
+        trace(h)
 
 
 def test_grad_leaves_the_graph_usable_afterwards():

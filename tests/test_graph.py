@@ -14,6 +14,7 @@ import xml.etree.ElementTree as ElementTree
 
 import pytest
 import torch
+from deep_graphs import let_go_after
 
 from helpers import _graphviz, graph
 from helpers._graph_model import LEAF, OP, OUTPUT, SAVED, SUMMARY, TENSOR, format_number
@@ -107,15 +108,58 @@ def test_op_boxes_are_labelled_with_the_node_type_name():
     assert titles(build(y), OP) == {"DoubleBackward", "ReluBackward0", "MulBackward0"}
 
 
-def test_build_walks_3000_layers_without_recursion_error():
-    y = chain(3000)
+def test_build_walks_1200_layers_without_recursion_error():
+    y = chain(1200)  # 4,800 Nodes, 3,600 deep: beyond Python's recursion limit
     model = build(y, max_nodes=None)
-    assert sum(1 for node in model.nodes if node.fn is not None) == 4 * 3000
+    assert sum(1 for node in model.nodes if node.fn is not None) == 4 * 1200
 
 
 def test_draw_renders_a_3000_layer_chain():
     svg = draw(chain(3000)).svg()
     assert "more nodes" in "".join(svg_texts(svg))
+
+
+# --- graphs of more Nodes than the helpers look at ---------------------------------------------
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the stack is set with Unix's setrlimit")
+def test_drawing_a_graph_bigger_than_the_helpers_look_at_leaves_it_safe_to_free():
+    code, printed, errors = let_go_after("drawing = draw(y); drawing = None")
+    assert (code, printed) == (0, ["freed"]), errors
+
+
+@pytest.fixture(scope="module")
+def beyond_the_walk() -> torch.Tensor:
+    """A chain of more Nodes than the helpers look at."""
+    x = torch.tensor(1.0, requires_grad=True)
+    y = x
+    for _ in range(graph.NODES_SAFE_TO_SEE + 100):
+        y = torch.sin(y)
+    return y
+
+
+def test_the_default_picture_of_a_graph_beyond_the_walk_says_where_it_stopped(beyond_the_walk):
+    model = build(beyond_the_walk)
+    assert not model.walked_all and model.drawn_nodes == graph.DEFAULT_MAX_NODES
+    summary = [node for node in model.nodes if node.kind == SUMMARY]
+    assert [node.title for node in summary] == ["… at least 4,800 more nodes"]
+    assert "the helpers look at no more than 5,000 nodes" in model.notes[-1]
+    assert "max_nodes=None" not in model.notes[-1]
+
+
+@pytest.mark.parametrize("max_nodes", [None, graph.NODES_SAFE_TO_SEE])
+def test_asking_for_more_nodes_than_the_helpers_look_at_is_refused(beyond_the_walk, max_nodes):
+    with pytest.raises(graph.GraphTooLarge, match=r"more than 5,000 autograd nodes.*max_nodes="):
+        draw(beyond_the_walk, max_nodes=max_nodes)
+
+
+def test_highlight_and_labels_beyond_the_walk_are_ignored_like_those_cut_off(beyond_the_walk):
+    far = beyond_the_walk.grad_fn
+    for _ in range(graph.NODES_SAFE_TO_SEE + 50):
+        far = far.next_functions[0][0]
+    farther = far.next_functions[0][0]
+    drawing = draw(beyond_the_walk, highlight=far, edge_labels={(far, farther): "never drawn"})
+    assert "never drawn" not in drawing.source and "penwidth" not in drawing.source
 
 
 def test_a_whole_graph_of_over_1000_nodes_renders_without_a_word_on_stderr(capfd):

@@ -130,6 +130,7 @@ def trace(
 
     ``grad_output``, of output's shape, is the gradient to start from when output is not a single
     real number. ``retain_graph=True`` keeps the graph for another backward pass (or for ``grad``).
+    A graph of more than `NODES_SAFE_TO_SEE` Nodes is refused (ValueError), before any hook.
     """
     # Fail early, with a clear message, before any hook is in place.
     seed = _seed(output, grad_output)
@@ -166,8 +167,8 @@ def grad(
     a tensor that called ``retain_grad()`` gets its ``.grad``, no leaf's ``.grad`` changes; only
     a custom Function's ``backward`` runs twice, once in each engine. What PyTorch's engine
     refuses, grad refuses, with its reason (a reentrant checkpoint, for one, before anything is
-    written). Unlike PyTorch, it leaves the graph intact. Read ``_backward_by_hand``: it is the
-    whole algorithm.
+    written), and so does a graph of more than `NODES_SAFE_TO_SEE` Nodes. Unlike PyTorch, it
+    leaves the graph intact. Read ``_backward_by_hand``: it is the whole algorithm.
     """
     inputs = (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
     seed = _seed(output, grad_output)

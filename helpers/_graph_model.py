@@ -25,6 +25,7 @@ from typing import Any
 
 import torch
 
+from helpers import _seen_nodes
 from helpers.language import choose
 
 LEAF = "leaf"  # a tensor that requires grad and was not computed: AccumulateGrad's target
@@ -40,13 +41,11 @@ TENSOR_KINDS = (LEAF, TENSOR, OUTPUT, SAVED)
 SMALL_TENSOR = 4
 SIGNIFICANT_DIGITS = 4
 
-# The most autograd Nodes any helper looks at. Once Python has seen a Node (through
-# next_functions, or to put a hook on it), PyTorch frees that Node through its Python object, and
-# frees a chain of such Nodes by recursion, several C stack frames per Node, not by the loop it
-# uses for Nodes Python never saw. When the learner later lets go of a graph whose chain of seen
-# Nodes is deeper than the stack allows, the process crashes, in whatever cell frees it: here
-# from about 35,000 Nodes with Linux's 8 MB main-thread stack, 12,000 with a 2 MB one (Windows
-# gives python.exe 2 MB). So helpers look at no more than this, whatever the graph's size.
+# The most autograd Nodes a helper looks at in one call. Once Python has seen a Node, PyTorch
+# frees it through its Python object, one Node inside the other: letting go of a graph with a
+# chain of about 35,000 seen Nodes (Linux's 8 MB main-thread stack; 12,000 with python.exe's 2 MB)
+# crashes the process. `helpers._seen_nodes` holds every Node a helper sees and frees them one at
+# a time; this limit keeps any one call safe even without it, and bounds its work.
 NODES_SAFE_TO_SEE = 5_000
 
 
@@ -252,6 +251,7 @@ def walk(start: Iterable[Any]) -> Walk:
     Iterative on purpose: a recursive walk hits Python's recursion limit on deep graphs.
     """
     limit = NODES_SAFE_TO_SEE  # read when called: a measuring script may raise it for itself
+    _seen_nodes.let_go()
     order: list[Any] = []
     seen: set[Any] = set()
     queue: deque[Any] = deque()
@@ -264,8 +264,10 @@ def walk(start: Iterable[Any]) -> Walk:
     while queue and len(seen) < limit:
         fn = queue.popleft()
         order.append(fn)
-        for next_fn, _ in fn.next_functions:
-            if next_fn is not None and next_fn not in seen:
+        next_fns = [next_fn for next_fn, _ in fn.next_functions if next_fn is not None]
+        _seen_nodes.hold(fn, next_fns)  # freed safely once the learner lets go of the graph
+        for next_fn in next_fns:
+            if next_fn not in seen:
                 seen.add(next_fn)
                 queue.append(next_fn)
     return Walk(order, found_beyond=len(queue))

@@ -38,6 +38,7 @@ import torch
 from torch.autograd.function import BackwardCFunction
 from torch.autograd.graph import GradientEdge, Node, get_gradient_edge
 
+from helpers import _seen_nodes
 from helpers.graph import NODES_SAFE_TO_SEE, named_tensors
 
 __all__ = ["CannotMatchPyTorch", "Step", "Trace", "trace", "grad"]
@@ -266,6 +267,7 @@ def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
 
     Refuses a graph of more than `NODES_SAFE_TO_SEE` nodes, before looking at more of them.
     """
+    _seen_nodes.let_go()
     consumers: dict[Node, list[Node]] = {root: []}
     to_visit = [root]  # a list, not recursion: graphs can be thousands of nodes deep
     while to_visit:
@@ -278,7 +280,9 @@ def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
                 "smaller graph (fewer layers or steps); output.backward() has no such limit."
             )
         node = to_visit.pop()
-        for next_node, _ in node.next_functions:
+        next_nodes = [next_node for next_node, _ in node.next_functions]
+        _seen_nodes.hold(node, next_nodes)  # freed safely once the learner lets go of the graph
+        for next_node in next_nodes:
             if next_node is None:  # an input that does not require grad
                 continue
             if next_node not in consumers:

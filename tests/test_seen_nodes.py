@@ -1,0 +1,91 @@
+"""helpers._seen_nodes: every Node a helper sees is held, and freed one at a time once its graph
+lets go of it, so that freeing a graph whose Nodes Python has seen cannot overflow the stack."""
+
+from __future__ import annotations
+
+import gc
+import sys
+import weakref
+
+import pytest
+import torch
+from deep_graphs import with_a_small_stack
+
+from helpers import _seen_nodes
+from helpers.backward import trace
+from helpers.graph import draw
+
+GROWING_LOSS_DRAWN_EVERY_1000_STEPS = """
+w = torch.tensor(0.5, requires_grad=True)
+total = torch.tensor(0.0)
+for step in range(1, 30_001):
+    total = total + (w * 1.0 - 2.0) ** 2  # the loss kept across steps: the graph grows
+    if step % 1000 == 0:
+        draw(total)
+total = None
+print("freed")
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="the stack is set with Unix's setrlimit")
+def test_a_growing_graph_drawn_every_few_steps_is_safe_to_free():
+    # Each picture looks at the 5,000 Nodes nearest the total, 1,250 steps back: together they
+    # have seen every step's Nodes, a chain of 30,000 sums.
+    code, printed, errors = with_a_small_stack(GROWING_LOSS_DRAWN_EVERY_1000_STEPS)
+    assert (code, printed) == (0, ["freed"]), errors
+
+
+def chain_with_a_saved_tensor(steps: int) -> tuple[torch.Tensor, weakref.ref]:
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    saved = torch.tensor([3.0, 4.0])
+    y = x * saved  # MulBackward0 keeps `saved` for its backward
+    for _ in range(steps):
+        y = torch.sin(y)
+    return y.sum(), weakref.ref(saved)
+
+
+def drawn_and_let_go() -> tuple[weakref.ref, int]:
+    """A graph drawn in a frame that then ends (draw reads the caller's variables, and before
+    Python 3.13 a function's frame keeps a copy of them until it returns), and the Nodes held
+    before it (other tests' graphs may still be alive)."""
+    gc.collect()
+    before = _seen_nodes.held()
+    y, saved = chain_with_a_saved_tensor(50)
+    draw(y)
+    assert _seen_nodes.held() >= before + 50
+    return saved, before
+
+
+def test_the_nodes_of_a_graph_let_go_are_freed_with_what_they_saved():
+    saved, held_before = drawn_and_let_go()
+    gc.collect()  # the keeper looks after every collection
+    assert saved() is None  # the graph, and what its Nodes saved, are gone
+    assert _seen_nodes.held() <= held_before
+
+
+def test_the_nodes_of_a_graph_in_use_are_kept_and_it_still_works():
+    gc.collect()
+    before = _seen_nodes.held()
+    y, saved = chain_with_a_saved_tensor(50)
+    trace(y, retain_graph=True)
+    gc.collect()
+    assert saved() is not None and _seen_nodes.held() >= before + 50
+    y.backward()  # the graph is whole
+
+
+def test_a_deep_chain_held_is_let_go_without_recursion():
+    y, _ = chain_with_a_saved_tensor(3000)
+    node = y.grad_fn
+    while node is not None:  # every Node seen and held, as a helper would
+        next_nodes = [next_node for next_node, _ in node.next_functions]
+        _seen_nodes.hold(node, next_nodes)
+        node = next_nodes[0] if next_nodes else None
+    before = _seen_nodes.held()
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(100)  # a recursive let-go of 3,000 Nodes would fail
+    try:
+        del y
+        _seen_nodes.let_go()
+    finally:
+        sys.setrecursionlimit(limit)
+    assert _seen_nodes.held() <= before - 3000

@@ -284,14 +284,16 @@ def gradient_edge(tensor: torch.Tensor) -> tuple[Any, int]:
         return tensor.grad_fn, tensor.output_nr
     if not tensor.requires_grad or tensor.is_inference():
         return None, 0
-    try:
-        # The same AccumulateGrad Node that other graphs built from this leaf point to.
-        edge = torch.autograd.graph.get_gradient_edge(tensor)
-        return edge.node, edge.output_nr
-    except (NotImplementedError, RuntimeError):
-        # PyTorch finds it through a view, which sparse tensors do not have; any recorded
-        # operation on the leaf points to the same Node.
-        with torch.enable_grad():
+    # PyTorch finds the Node by recording an operation on the leaf, which records nothing
+    # inside torch.inference_mode() (or no_grad): asked from there too, it is found outside it.
+    with torch.inference_mode(False), torch.enable_grad():
+        try:
+            # The same AccumulateGrad Node that other graphs built from this leaf point to.
+            edge = torch.autograd.graph.get_gradient_edge(tensor)
+            return edge.node, edge.output_nr
+        except (NotImplementedError, RuntimeError):
+            # Found through a view, which sparse tensors do not have; any recorded operation on
+            # the leaf points to the same Node.
             return (tensor * 1).grad_fn.next_functions[0][0], 0
 
 

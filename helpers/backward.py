@@ -36,9 +36,10 @@ from dataclasses import dataclass
 
 import torch
 from torch.autograd.function import BackwardCFunction
-from torch.autograd.graph import GradientEdge, Node, get_gradient_edge
+from torch.autograd.graph import GradientEdge, Node
 
 from helpers import _seen_nodes
+from helpers._graph_model import gradient_edge
 from helpers.graph import NODES_SAFE_TO_SEE, named_tensors
 
 __all__ = ["CannotMatchPyTorch", "Step", "Trace", "trace", "grad"]
@@ -135,7 +136,7 @@ def trace(
     """
     # Fail early, with a clear message, before any hook is in place.
     seed = _seed(output, grad_output)
-    root = get_gradient_edge(output)
+    root = _edge(output)
     consumers = _consumers_of_each_node(root.node)
     with _watching(consumers) as runs, _friendly_errors():
         output.backward(grad_output, retain_graph=retain_graph)
@@ -174,7 +175,7 @@ def grad(
     inputs = (inputs,) if isinstance(inputs, torch.Tensor) else tuple(inputs)
     seed = _seed(output, grad_output)
     _check_inputs(inputs)
-    root = get_gradient_edge(output)
+    root = _edge(output)
     needed = _ancestors(_where_gradients_stop(inputs), _consumers_of_each_node(root.node))
 
     with _watching(needed) as runs, _friendly_errors():
@@ -195,7 +196,7 @@ def _backward_by_hand(
 ) -> Gradients:
     """The gradients of ``output`` with respect to ``inputs``, starting from ``seed``: the
     backward pass written by hand. It calls the Nodes directly, so it runs no hooks."""
-    root = get_gradient_edge(output)
+    root = _edge(output)
     # An input's gradient is whatever arrives at its edge: slot `output_nr` of `node` (for a leaf,
     # its AccumulateGrad node). That is where the walk stops.
     stops = _where_gradients_stop(inputs)
@@ -257,9 +258,15 @@ def _where_gradients_stop(inputs: Sequence[torch.Tensor]) -> dict[Node, list[tup
     """For each node where an input's gradient arrives: ``(slot, position in inputs)`` pairs."""
     stops: dict[Node, list[tuple[int, int]]] = {}
     for position, tensor in enumerate(inputs):
-        edge = get_gradient_edge(tensor)
+        edge = _edge(tensor)
         stops.setdefault(edge.node, []).append((edge.output_nr, position))
     return stops
+
+
+def _edge(tensor: torch.Tensor) -> GradientEdge:
+    """Where a gradient for ``tensor`` arrives, as `torch.autograd.graph.get_gradient_edge`
+    answers, also for a sparse leaf and from inside torch.inference_mode()."""
+    return GradientEdge(*gradient_edge(tensor))
 
 
 def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
@@ -493,7 +500,7 @@ def _why_they_differ(
     """Where, first in the engine's order, PyTorch's engine did what the by-hand one does not:
     a gradient changed on its way into a node, a node sent on something other than what it
     computes, or an input's gradient changed after it arrived. Runs nodes again to find out."""
-    root = get_gradient_edge(output)
+    root = _edge(output)
     consumers = _consumers_of_each_node(root.node)
     needed = _ancestors(_where_gradients_stop(inputs), consumers)
     namespace = _callers_namespace()

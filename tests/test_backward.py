@@ -365,6 +365,26 @@ def test_the_refusal_of_a_graph_too_big_says_why_and_what_works():
         trace(h)
 
 
+@pytest.mark.parametrize("inside", [torch.inference_mode, torch.no_grad])
+def test_grad_and_a_traces_table_work_from_inside_inference_mode_or_no_grad(inside):
+    x = torch.tensor([1.0, 2.0], requires_grad=True)
+    y = (x * x).sum()
+    steps = trace(y, retain_graph=True)
+    with inside():
+        assert torch.equal(grad(y, x)[0], torch.autograd.grad(y, x, retain_graph=True)[0])
+        assert "MulBackward0" in repr(steps)  # the table names the leaf x, found from in here
+
+
+def test_grad_with_respect_to_a_sparse_leaf_is_pytorchs():
+    s = torch.eye(3).to_sparse().requires_grad_()
+    d = torch.ones(3, 2, requires_grad=True)
+    y = torch.sparse.mm(s, d).sum()
+    ours = grad(y, [s, d])
+    theirs = torch.autograd.grad(y, [s, d], retain_graph=True)
+    assert torch.equal(ours[0].to_dense(), theirs[0].to_dense())
+    assert torch.equal(ours[1], theirs[1])
+
+
 def test_grad_leaves_the_graph_usable_afterwards():
     output, inputs = relu_example()
     grad(output, inputs)

@@ -820,6 +820,15 @@ def test_a_leaf_made_under_inference_mode_is_drawn_with_a_reason():
     assert "<svg" in draw(frozen).svg()
 
 
+@pytest.mark.parametrize("inside", [torch.inference_mode, torch.no_grad])
+def test_a_leaf_drawn_from_inside_inference_mode_or_no_grad_is_drawn_as_outside(inside):
+    w = torch.tensor(2.0, requires_grad=True)
+    y = w * 3
+    outside = draw([y, w]).source
+    with inside():
+        assert draw([y, w]).source == outside
+
+
 def test_a_sparse_leaf_is_drawn_with_its_layout():
     sparse = torch.sparse_coo_tensor([[0, 2]], [1.0, 2.0], (3,), check_invariants=True)
     sparse.requires_grad_()

@@ -838,14 +838,30 @@ def _html(text: str) -> str:
     A backslash is doubled: Graphviz reads backslash sequences in labels (``\\N`` is the box's
     id, ``\\G`` the graph's name), even in HTML-like ones, and reads ``\\\\`` as one backslash.
     """
-    if not text.isprintable():
-        text = "".join(c if c.isprintable() or c == "\n" else "\ufffd" for c in text)
-    escaped = html.escape(text, quote=True).replace("\\", "\\\\")
+    escaped = html.escape(_writable(text), quote=True).replace("\\", "\\\\")
     return escaped.replace("\n", "<BR/>")
 
 
 def _quoted(text: str) -> str:
     """A double-quoted DOT string. Only for text that cannot start with a line break: the
     Graphviz bundled with pygraphviz 2.0.4 crashes on plain labels that do."""
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
+    escaped = _writable(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{escaped}"'
+
+
+def _writable(text: str) -> str:
+    """``text`` as an SVG file can hold it: a tab as a space (Graphviz drops tabs), and control
+    characters other than line breaks and halves of surrogate pairs as U+FFFD (�). Other
+    characters Python calls unprintable stay as typed: spaces such as the ideographic one, and
+    the joiners and direction marks that emoji sequences and Persian or Hebrew are written with."""
+    if text.isprintable():
+        return text
+    return "".join(_writable_character(character) for character in text)
+
+
+def _writable_character(character: str) -> str:
+    if character == "\t":
+        return " "
+    if character != "\n" and unicodedata.category(character) in ("Cc", "Cs"):
+        return "\ufffd"
+    return "\ufffd" if character in "\ufffe\uffff" else character

@@ -586,16 +586,43 @@ def test_max_nodes_none_draws_everything():
 # --- hostile text ------------------------------------------------------------------------------
 
 HOSTILE_NAMES = ['<b>{x}|"y"\\', "a & b", "]]><!--", "\nstarts with a newline", "tab\there"]
+# Characters Python calls unprintable that a learner's names and labels are written with: the
+# ideographic space, a no-break space, a family emoji (joined by ZWJ), Persian with a ZWNJ, a
+# right-to-left mark.
+UNPRINTABLE_BUT_WRITTEN = [
+    "学习\u3000率",
+    "a\u00a0b",
+    "👨\u200d👩\u200d👧",
+    "می\u200cخواهم",
+    "x\u200fy",
+]
 
 
-@pytest.mark.parametrize("name", HOSTILE_NAMES)
+@pytest.mark.parametrize("name", HOSTILE_NAMES + UNPRINTABLE_BUT_WRITTEN)
 def test_any_name_renders_exactly_as_typed(name):
     w = torch.tensor(2.0, requires_grad=True)
     y = w * 3
     svg = draw(y, names={name: w}).svg()  # ElementTree raises if the SVG is broken
     shown = " ".join(svg_texts(svg))
-    for part in name.replace("\t", "\ufffd").split("\n"):
+    for part in name.replace("\t", " ").split("\n"):  # a tab shows as the space it looks like
         assert part in shown
+
+
+@pytest.mark.parametrize(
+    ("name", "shown"),
+    [("bell\x07", "bell\ufffd"), ("esc\x1b[0m", "esc\ufffd[0m"), ("half\ud800", "half\ufffd")],
+)
+def test_characters_an_svg_cannot_hold_show_as_replacement_characters(name, shown):
+    w = torch.tensor(2.0, requires_grad=True)
+    svg = draw(w * 3, names={name: w}).svg()  # ElementTree raises if the SVG is broken
+    assert shown in svg_texts(svg)
+
+
+def test_a_custom_functions_odd_class_name_still_makes_a_valid_picture():
+    Odd = type("Clip\x1b", (Double,), {})  # its Node's name is the op's title and its tooltip
+    x = torch.tensor(1.0, requires_grad=True)
+    svg = draw(Odd.apply(x)).svg()  # ElementTree raises if the SVG is broken
+    assert "Clip\ufffdBackward" in svg_texts(svg)
 
 
 # --- bad input ---------------------------------------------------------------------------------

@@ -472,11 +472,15 @@ class _Builder:
         tensors: list[tuple[str, torch.Tensor]] = []
         notes: list[str] = []
         freed: list[str] = []
+        changed: list[str] = []
         for slot_name, read in _saved_slots(fn):
             try:
                 value = read()
-            except RuntimeError:  # backward() without retain_graph freed it; reading raises
-                freed.append(slot_name)
+            except RuntimeError as error:
+                # Reading raises once backward() without retain_graph freed it, and once the
+                # tensor was changed in place after it was saved (backward() would fail too).
+                in_place = "modified by an inplace operation" in str(error)
+                (changed if in_place else freed).append(slot_name)
                 continue
             if isinstance(value, (list, tuple)) and any(
                 isinstance(item, torch.Tensor) for item in value
@@ -493,6 +497,8 @@ class _Builder:
                     notes.append(f"{item_name}={_format_value(item)}")
         if freed:
             notes.append(f"{', '.join(freed)}: freed by backward()")
+        if changed:
+            notes.append(f"{', '.join(changed)}: changed in place since saved, backward() fails")
         return tensors, notes
 
     # --- arrows ------------------------------------------------------------------------------

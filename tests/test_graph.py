@@ -838,6 +838,15 @@ def test_a_name_with_backslashes_is_shown_exactly_as_typed(name):
     assert name in svg_texts(svg)
 
 
+def test_a_saved_tensor_changed_in_place_is_not_said_to_be_freed():
+    w = torch.tensor([2.0, 1.0], requires_grad=True)
+    x = torch.tensor([3.0, 4.0])
+    y = (w * x).sum()
+    x.add_(1)  # after MulBackward0 saved it: backward() would fail
+    mul = box(build(y, show_saved=True), "MulBackward0")
+    assert mul.notes == ["other: changed in place since saved, backward() fails"]
+
+
 def test_a_leaf_made_under_inference_mode_is_drawn_with_a_reason():
     with torch.inference_mode():
         frozen = torch.ones(2, requires_grad=True)

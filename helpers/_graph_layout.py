@@ -198,14 +198,8 @@ def plan(graph: Graph, labelled: Collection[tuple[str, str]] = ()) -> Plan:
     the spine instead of pushing the next step one column further out.
     """
     kind = {node.id: node.kind for node in graph.nodes}
-    inputs: dict[str, list[str]] = defaultdict(list)  # each box's inputs, once each
-    consumers: dict[str, list[str]] = defaultdict(list)
-    uses: dict[str, int] = defaultdict(int)  # arrows leaving each box (x * x: two)
-    for edge in graph.edges:
-        uses[edge.source] += 1
-        if edge.source not in inputs[edge.target]:
-            inputs[edge.target].append(edge.source)
-            consumers[edge.source].append(edge.target)
+    inputs, consumers = _inputs_and_consumers(graph.edges)
+    uses = Counter(edge.source for edge in graph.edges)  # arrows leaving each box (x * x: two)
     order = _topological(list(kind), inputs, consumers)
     # One pass down the picture: each box's depth (the longest chain of boxes above it) and the
     # height of the branch above it that feeds nothing else (itself included).
@@ -333,6 +327,19 @@ def _is_table(node: GraphNode) -> bool:
 # --- graph arithmetic --------------------------------------------------------------------------
 
 
+def _inputs_and_consumers(
+    edges: list[GraphEdge],
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Each box's inputs and each box's consumers, once each (x * x joins x to it once), in the
+    order of the arrows."""
+    inputs: dict[str, list[str]] = defaultdict(list)
+    consumers: dict[str, list[str]] = defaultdict(list)
+    for source, target in dict.fromkeys((edge.source, edge.target) for edge in edges):
+        inputs[target].append(source)
+        consumers[source].append(target)
+    return inputs, consumers
+
+
 def _topological(
     ids: list[str], inputs: dict[str, list[str]], consumers: dict[str, list[str]]
 ) -> list[str]:
@@ -366,12 +373,7 @@ def _heights(
 
 def _rows_placed_low(nodes: list[GraphNode], edges: list[GraphEdge]) -> dict[str, int]:
     """The row each box would get, counted from the top (see `_heights`)."""
-    inputs: dict[str, list[str]] = defaultdict(list)
-    consumers: dict[str, list[str]] = defaultdict(list)
-    for edge in edges:
-        if edge.source not in inputs[edge.target]:
-            inputs[edge.target].append(edge.source)
-            consumers[edge.source].append(edge.target)
+    inputs, consumers = _inputs_and_consumers(edges)
     order = _topological([node.id for node in nodes], inputs, consumers)
     height = _heights(order, consumers, {})
     top = max(height.values(), default=0)

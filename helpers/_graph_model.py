@@ -40,6 +40,9 @@ TENSOR_KINDS = (LEAF, TENSOR, OUTPUT, SAVED)
 # Tensors with at most this many elements show their values; larger ones show shape and dtype.
 SMALL_TENSOR = 4
 SIGNIFICANT_DIGITS = 4
+# With show_saved, the most saved tensors an op gets a box for; its box counts the others (a
+# custom Function can save thousands, which no picture shows readably or quickly).
+SAVED_BOXES = 10
 
 # The most autograd Nodes a helper looks at in one call. Once Python has seen a Node, PyTorch
 # frees it through its Python object, one Node inside the other: letting go of a graph with a
@@ -428,6 +431,10 @@ class _Builder:
             self.box_of[fn] = self._new_node(kind, name, tooltip=type_name, fn=fn, **fields)
             return
         saved_tensors, saved_notes = self._saved(fn) if self.show_saved else ([], [])
+        if len(saved_tensors) > SAVED_BOXES:
+            more = len(saved_tensors) - SAVED_BOXES
+            saved_notes.append(f"{more:,} more saved tensors not drawn")
+            saved_tensors = saved_tensors[:SAVED_BOXES]
         self.box_of[fn] = self._new_node(OP, type_name, notes=saved_notes, tooltip=type_name, fn=fn)
         self._add_tensor_boxes(fn)
         for slot_name, tensor in saved_tensors:

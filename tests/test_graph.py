@@ -838,6 +838,25 @@ def test_a_name_with_backslashes_is_shown_exactly_as_typed(name):
     assert name in svg_texts(svg)
 
 
+class SavesMany(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(*(x * i for i in range(5000)))
+        return x.clone()
+
+    @staticmethod
+    def backward(ctx, grad):
+        return grad
+
+
+def test_an_op_that_saved_thousands_of_tensors_draws_ten_and_counts_the_rest():
+    x = torch.ones(2, requires_grad=True)
+    model = build(SavesMany.apply(x), show_saved=True)
+    saved = [node.title for node in model.nodes if node.kind == SAVED]
+    assert saved == [f"saved_tensors[{i}]" for i in range(10)]
+    assert box(model, "SavesManyBackward").notes == ["4,990 more saved tensors not drawn"]
+
+
 def test_a_saved_tensor_changed_in_place_is_not_said_to_be_freed():
     w = torch.tensor([2.0, 1.0], requires_grad=True)
     x = torch.tensor([3.0, 4.0])

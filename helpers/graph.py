@@ -849,11 +849,19 @@ def _quoted(text: str) -> str:
     return f'"{escaped}"'
 
 
+# Graphviz refuses a DOT whose label holds a run of text over 16 KB ("bad input data"): a text
+# longer than this (a name, a note listing thousands of sizes) is cut, and says how long it was.
+LONGEST_TEXT = 1000
+
+
 def _writable(text: str) -> str:
     """``text`` as an SVG file can hold it: a tab as a space (Graphviz drops tabs), and control
     characters other than line breaks and halves of surrogate pairs as U+FFFD (�). Other
     characters Python calls unprintable stay as typed: spaces such as the ideographic one, and
-    the joiners and direction marks that emoji sequences and Persian or Hebrew are written with."""
+    the joiners and direction marks that emoji sequences and Persian or Hebrew are written with.
+    A text over `LONGEST_TEXT` characters is cut there."""
+    if len(text) > LONGEST_TEXT:
+        text = f"{text[:LONGEST_TEXT]}… ({len(text):,} characters)"
     if text.isprintable():
         return text
     return "".join(_writable_character(character) for character in text)

@@ -618,6 +618,15 @@ def test_characters_an_svg_cannot_hold_show_as_replacement_characters(name, show
     assert shown in svg_texts(svg)
 
 
+def test_a_name_or_note_of_many_thousand_characters_is_cut_and_the_picture_renders():
+    x = torch.arange(8000.0, requires_grad=True)
+    y = x.split([1] * 8000)[0].sum()  # SplitWithSizesBackward0 saved 8,000 sizes
+    svg = draw(y, names={"权重" * 3000: x}, show_saved=True).svg()
+    texts = svg_texts(svg)
+    assert "权重" * 500 + "… (6,000 characters)" in texts
+    assert any(text.endswith("characters)") and "split_sizes" in text for text in texts)
+
+
 def test_a_custom_functions_odd_class_name_still_makes_a_valid_picture():
     Odd = type("Clip\x1b", (Double,), {})  # its Node's name is the op's title and its tooltip
     x = torch.tensor(1.0, requires_grad=True)

@@ -107,7 +107,9 @@ def build(
     those Nodes, and through them the tensors they saved, until you drop it. Arguments are those
     of `draw`.
     """
-    options = {"show_values": show_values, "show_grads": show_grads, "show_saved": show_saved}
+    options = _checked_options(
+        show_values=show_values, show_grads=show_grads, show_saved=show_saved
+    )
     request = _Request(_roots(output), resolve_names(names), options)
     model, _ = _build(request, _checked(max_nodes))
     return model
@@ -177,7 +179,15 @@ def draw(
     writes .svg, .png or .dot, and a notebook shows it as a picture. It keeps no reference to
     your tensors.
     """
-    options = {"show_values": show_values, "show_grads": show_grads, "show_saved": show_saved}
+    options = _checked_options(
+        show_values=show_values, show_grads=show_grads, show_saved=show_saved
+    )
+    if edge_labels is not None and not isinstance(edge_labels, Mapping):
+        raise TypeError(
+            "edge_labels takes a dict {(node, next_node): text}, e.g. "
+            f"{{(y.grad_fn, y.grad_fn.next_functions[0][0]): 'grad 2.0'}}, not a "
+            f"{type(edge_labels).__name__}."
+        )
     request = _Request(_roots(output), resolve_names(names), options, edge_labels or {})
     model, layout = _build(request, _checked(max_nodes))
     layout = layout or request.plan(model)
@@ -200,6 +210,11 @@ class Drawing:
     """
 
     def __init__(self, source: str, estimated_seconds: float | None = None) -> None:
+        if not isinstance(source, str):
+            raise TypeError(
+                f"Drawing takes DOT text (a str), not a {type(source).__name__}: draw(y) makes "
+                "the Drawing of a tensor's graph."
+            )
         self.source = source
         self.estimated_seconds = estimated_seconds
         self._svg: str | None = None
@@ -277,6 +292,13 @@ def plan_layout(graph: Graph, edge_labels: Mapping[tuple[Any, Any], str] | None 
     """How `to_dot` lays out ``graph`` with these ``edge_labels`` (keys as in `draw`), and the
     seconds Graphviz is expected to take: a label on any arrow makes dot double every row."""
     return plan(graph, _edge_label_texts(graph, edge_labels or {}))
+
+
+def _checked_options(**options: Any) -> dict[str, bool]:
+    for name, value in options.items():
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} takes True or False, not {value!r}.")
+    return options
 
 
 def _checked(max_nodes: Any) -> int | None:
@@ -463,6 +485,11 @@ def _explicit_names(names: Names | None) -> list[tuple[str, torch.Tensor]]:
             "names must be a dict {name: tensor} or (name, tensor) pairs, not a tensor: "
             "e.g. names={'w': w}. The tensor to draw comes first: draw(y, names={'w': w})."
         )
+    if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
+        raise TypeError(
+            "names must be a dict {name: tensor} or (name, tensor) pairs such as "
+            f"model.named_parameters(), not a {type(names).__name__}: e.g. names={{'w': w}}."
+        )
     pairs = names.items() if isinstance(names, Mapping) else names
     result: list[tuple[str, torch.Tensor]] = []
     for pair in pairs:
@@ -584,6 +611,11 @@ def to_dot(
 
     ``layout`` is the graph's `helpers._graph_layout.Plan`, when it was already made.
     """
+    if not isinstance(graph, Graph):
+        raise TypeError(
+            f"to_dot takes the Graph that build() returns, not a {type(graph).__name__}: "
+            "to_dot(build(y)), or draw(y) for the picture."
+        )
     if direction not in ("forward", "backward"):
         raise ValueError(f'direction must be "forward" or "backward", not {direction!r}.')
     labels = _edge_label_texts(graph, edge_labels or {})

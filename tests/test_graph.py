@@ -660,6 +660,27 @@ def test_bad_options_are_refused():
         draw(y, direction="sideways")
 
 
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"show_values": "no"}, "show_values takes True or False"),
+        ({"names": 5}, r"names must be a dict .* not a int"),
+        ({"names": "w"}, r"names must be a dict .* not a str"),
+        ({"edge_labels": [(1, 2)]}, r"edge_labels takes a dict .* not a list"),
+    ],
+)
+def test_options_of_the_wrong_kind_say_what_they_take(options, message):
+    with pytest.raises(TypeError, match=message):
+        draw(chain(1), **options)
+
+
+def test_to_dot_and_drawing_say_what_they_take():
+    with pytest.raises(TypeError, match=r"to_dot takes the Graph that build\(\) returns"):
+        to_dot(chain(1))
+    with pytest.raises(TypeError, match="Drawing takes DOT text"):
+        graph.Drawing(None)
+
+
 # --- no references kept ------------------------------------------------------------------------
 
 # Run as a notebook cell runs: at module level, where the variables are the namespace's globals.

@@ -92,12 +92,14 @@ def compare(repeat: int) -> None:
         ours(y)  # warm up: the first render loads fonts
         if torchviz_draw is not None:
             torchviz_draw(y)
-        mine, graphviz, theirs = [], [], []
+        mine, theirs = [], []
         for _ in range(repeat):  # interleaved, so both see the same load on the machine
             mine.append(seconds(ours, y))
-            graphviz.append(seconds(render, source, "svg"))  # the same DOT, Graphviz's work alone
             if torchviz_draw is not None:
                 theirs.append(seconds(torchviz_draw, y))
+        # Apart from the pairs, so as not to change what each side of a pair follows (on a busy
+        # machine, a process that has just waited gets the processor sooner).
+        graphviz = [seconds(render, source, "svg") for _ in range(repeat)]
         ours_ms = statistics.median(mine) * 1000
         graphviz_ms = statistics.median(graphviz) * 1000
         row = f"{layers:>7} {ours_ms:>9.1f} {graphviz_ms:>18.1f}"

@@ -547,7 +547,8 @@ def _format_value(value: Any) -> str:
     if isinstance(value, (bool, int, float, complex)):
         return format_number(value)
     if isinstance(value, (list, tuple)):
-        return "(" + ", ".join(_format_value(item) for item in value) + ")"
+        items = [_format_value(item) for item in value]
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"  # (2,), as Python
     if isinstance(value, torch.Tensor):
         return describe(value)
     return " ".join(str(value).split())  # one line, whatever the object's repr

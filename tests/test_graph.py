@@ -892,8 +892,13 @@ def test_a_saved_tensor_changed_in_place_is_not_said_to_be_freed():
     x = torch.tensor([3.0, 4.0])
     y = (w * x).sum()
     x.add_(1)  # after MulBackward0 saved it: backward() would fail
-    mul = box(build(y, show_saved=True), "MulBackward0")
-    assert mul.notes == ["other: changed in place since saved, backward() fails"]
+    model = build(y, show_saved=True)
+    assert box(model, "MulBackward0").notes == [
+        "other: changed in place since saved, backward() fails"
+    ]
+    assert box(model, "SumBackward0").notes == [
+        "self_sym_sizes=(2,)"
+    ]  # a tuple, as Python shows it
 
 
 def test_a_leaf_made_under_inference_mode_is_drawn_with_a_reason():

@@ -256,7 +256,7 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     final = _edge_labels(trace)
     # A leaf shows the gradient this pass adds to its .grad as it arrives, unless the final
     # .grad was asked for (show_grads=True).
-    received = {} if options["show_grads"] else _leaf_gradients(trace)
+    received = [{}] * len(trace) if options["show_grads"] else _leaf_gradients(trace)
     # Every frame has the same boxes and arrows: one plan, and one estimate, for all of them.
     layout = graph.plan_layout(model, final)
     if layout.estimated_seconds > graph.MAX_SECONDS:
@@ -267,10 +267,10 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
             graph.to_dot(model, direction=direction, layout=layout),
         )
     drawings, ran = [], set()
-    for step in trace:
+    for step, received_so_far in zip(trace, received, strict=True):
         ran.add(step.node)
-        labels = {edge: text if edge[0] in ran else _blank(text) for edge, text in final.items()}
-        frame = _with_leaf_gradients(model, received, ran)
+        labels = {edge: text if edge[0] in ran else _blanks(text) for edge, text in final.items()}
+        frame = _with_leaf_gradients(model, received_so_far, received[-1])
         source = graph.to_dot(
             frame, direction=direction, highlight=step.node, edge_labels=labels, layout=layout
         )
@@ -278,35 +278,51 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     return drawings
 
 
-def _leaf_gradients(trace: Trace) -> dict[Node, str]:
-    """What each leaf's AccumulateGrad received in this pass: the gradient added to its .grad."""
-    return {
-        step.node: _value(step.grads_in[0])
-        for step in trace
-        if step.name == "AccumulateGrad" and step.grads_in
-    }
+def _leaf_gradients(trace: Trace) -> list[dict[Node, str]]:
+    """For each step, what each leaf's AccumulateGrad has received so far in this pass: what it
+    added to the leaf's .grad. A leaf's AccumulateGrad can run twice (a leaf used inside a
+    reentrant checkpoint and outside it): it then shows the sum, as .grad does."""
+    sums: dict[Node, torch.Tensor] = {}
+    so_far: dict[Node, str] = {}
+    per_step = []
+    for step in trace:
+        g = step.grads_in[0] if step.name == "AccumulateGrad" and step.grads_in else None
+        if g is not None:
+            sums[step.node] = g if step.node not in sums else sums[step.node] + g
+            so_far = {**so_far, step.node: _value(sums[step.node])}
+        per_step.append(so_far)
+    return per_step
 
 
-def _with_leaf_gradients(model: graph.Graph, received: dict[Node, str], ran: set) -> graph.Graph:
-    """The frame's model: a leaf shows the gradient it received once its AccumulateGrad has run,
-    and a blank of the same width before, so that no box changes size from frame to frame."""
+def _with_leaf_gradients(
+    model: graph.Graph, so_far: dict[Node, str], at_the_end: dict[Node, str]
+) -> graph.Graph:
+    """The frame's model: a leaf shows the gradient it has received so far, and before it has
+    received any a blank as wide as its last, so that boxes keep their size from frame to frame."""
     nodes = []
     for node in model.nodes:
-        text = received.get(node.fn) if node.kind == LEAF and not node.same_as else None
-        if text is not None:
-            node = replace(node, grad=text if node.fn in ran else _blank(text))
+        if node.kind == LEAF and not node.same_as and node.fn in at_the_end:
+            shown = so_far.get(node.fn)
+            node = replace(node, grad=_blank(at_the_end[node.fn]) if shown is None else shown)
         nodes.append(node)
     return replace(model, nodes=nodes)
 
 
-def _edge_labels(trace: Trace) -> dict[tuple[Node, Node], str]:
-    """The gradient each edge carried, keyed ``(node, next node)`` as `helpers.graph` wants."""
+def _edge_labels(trace: Trace) -> dict[tuple[Node, Node], str | tuple[str, ...]]:
+    """The gradient each edge carried, keyed ``(node, next node)`` as `helpers.graph` wants.
+
+    Two arrows can join the same pair of nodes (``x * x``, ``torch.sub(x, x, alpha=2)``): each
+    gets what went along it, in the order of ``next_functions``, which is the order of ``sent``.
+    """
     values: dict[tuple[Node, Node], list[str]] = {}
     for step in trace:
         for node, g in step.sent:
             values.setdefault((step.node, node), []).append(_value(g))
-    # Two arrows can join the same pair of nodes (x * x); they share a label.
-    return {edge: v[0] if len(set(v)) == 1 else ", ".join(v) for edge, v in values.items()}
+    return {edge: v[0] if len(v) == 1 else tuple(v) for edge, v in values.items()}
+
+
+def _blanks(text: str | tuple[str, ...]) -> str | tuple[str, ...]:
+    return tuple(map(_blank, text)) if isinstance(text, tuple) else _blank(text)
 
 
 def _blank(text: str) -> str:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import html
 import sys
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -171,9 +172,10 @@ def draw(
             leaf's AccumulateGrad Node highlights the leaf's box. None for no highlight; a Node
             cut off by ``max_nodes`` highlights nothing.
         edge_labels: ``{(node, next_node): text}`` writes ``text`` on the arrow between two
-            Nodes, where ``next_node`` is in ``node.next_functions`` (either order works).
-            Keys for Nodes cut off by ``max_nodes`` are ignored; other unknown keys raise
-            ValueError.
+            Nodes, where ``next_node`` is in ``node.next_functions`` (either order works). Where
+            several arrows join the two (``x * x``), a list of texts gives each its own, in the
+            order of ``node.next_functions``. Keys for Nodes cut off by ``max_nodes`` are
+            ignored; other unknown keys raise ValueError.
 
     Returns a `Drawing`: ``.source`` is the DOT text, ``.svg()`` renders it, ``.save(path)``
     writes .svg, .png or .dot, and a notebook shows it as a picture. It keeps no reference to
@@ -658,16 +660,15 @@ def to_dot(
     for edge in graph.edges:
         between.setdefault((edge.source, edge.target), []).append(edge)
     last_parallel = {pair: edges[-1] for pair, edges in between.items() if len(edges) > 1}
-    lines += [
-        _edge_line(
-            edge,
-            direction,
-            labels,
-            layout,
-            outer_slot=last_parallel.get((edge.source, edge.target)) is edge,
-        )
-        for edge in graph.edges
-    ]
+    arrows_so_far: Counter[tuple[str, str] | None] = Counter()  # per pair of Nodes joined
+    for edge in graph.edges:
+        text = labels.get(edge.autograd_edge) if edge.autograd_edge else None
+        if isinstance(text, tuple):  # a text for each arrow joining the pair, in slot order
+            nth = arrows_so_far[edge.autograd_edge]
+            text = text[nth] if nth < len(text) else None
+        arrows_so_far[edge.autograd_edge] += 1
+        outer_slot = last_parallel.get((edge.source, edge.target)) is edge
+        lines.append(_edge_line(edge, direction, text, layout, outer_slot))
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -763,11 +764,7 @@ def _table_box(node: GraphNode, style: BoxStyle, highlighted: bool) -> list[str]
 
 
 def _edge_line(
-    edge: GraphEdge,
-    direction: str,
-    labels: dict[tuple[str, str], str],
-    layout: Plan,
-    outer_slot: bool,
+    edge: GraphEdge, direction: str, text: str | None, layout: Plan, outer_slot: bool
 ) -> str:
     forward = direction == "forward"
     tail, head = (edge.source, edge.target) if forward else (edge.target, edge.source)
@@ -783,7 +780,6 @@ def _edge_line(
         attributes.append(f'style=dashed, dir=none, color="{BORDER}"')
     elif edge.kind == "summary":
         attributes.append("style=dashed")
-    text = labels.get(edge.autograd_edge) if edge.autograd_edge else None
     if text is not None:
         # With a label on the edge, the slot goes in front of it: Graphviz places head and tail
         # labels without regard to edge labels, and on parallel edges (x * x) they overlap.
@@ -825,13 +821,14 @@ def _highlighted_boxes(graph: Graph, highlight: Any) -> set[str]:
 
 
 def _edge_label_texts(
-    graph: Graph, edge_labels: Mapping[tuple[Any, Any], str]
-) -> dict[tuple[str, str], str]:
-    """Map edge_labels' (Node, Node) keys to (box id, box id) pairs of the model's arrows."""
+    graph: Graph, edge_labels: Mapping[tuple[Any, Any], Any]
+) -> dict[tuple[str, str], str | tuple[str, ...]]:
+    """Map edge_labels' (Node, Node) keys to (box id, box id) pairs of the model's arrows, and
+    each text to a str, or a tuple of them (one per arrow joining the pair)."""
     if not edge_labels:
         return {}
     box_of = {id(n.fn): n.id for n in graph.nodes if n.fn is not None and not n.same_as}
-    texts: dict[tuple[str, str], str] = {}
+    texts: dict[tuple[str, str], str | tuple[str, ...]] = {}
     for key, text in edge_labels.items():
         node, next_node = _oriented(key)
         if id(node) not in box_of or id(next_node) not in box_of:
@@ -841,7 +838,8 @@ def _edge_label_texts(
                 f"edge_labels: the edge {type(node).__name__} -> {type(next_node).__name__} is "
                 "not in the graph being drawn (it cannot be reached from the tensors passed)."
             )
-        texts[(box_of[id(node)], box_of[id(next_node)])] = str(text)
+        pair = (box_of[id(node)], box_of[id(next_node)])
+        texts[pair] = tuple(map(str, text)) if isinstance(text, (list, tuple)) else str(text)
     return texts
 
 

@@ -259,7 +259,8 @@ def test_frames_draw_one_picture_per_step_highlighting_the_node_that_runs(draw_c
 
 
 def visible(labels):
-    return {edge: text for edge, text in labels.items() if text.strip()}
+    """The labels written so far: one text, or a text per arrow joining the two Nodes."""
+    return {edge: text for edge, text in labels.items() if "".join(text).strip()}
 
 
 def test_frames_write_every_gradient_sent_so_far_on_the_edge_it_travelled(draw_calls):
@@ -301,7 +302,14 @@ def test_frames_label_the_two_arrows_of_x_times_x_with_what_each_carried(draw_ca
     steps = trace(x * x)
     frames(steps)
     mul, x_node = steps[0].node, steps[1].node
-    assert visible(draw_calls[-1]["edge_labels"]) == {(mul, x_node): "2.0"}
+    assert visible(draw_calls[-1]["edge_labels"]) == {(mul, x_node): ("2.0", "2.0")}
+
+
+def test_two_arrows_between_the_same_nodes_each_show_what_went_along_it():
+    x = torch.tensor(3.0, requires_grad=True)
+    last = frames(trace(torch.sub(x, x, alpha=2)))[-1].source  # sends 1 on slot 0, -2 on slot 1
+    assert re.search(r"0: </FONT>1\.0>", last) and re.search(r"1: </FONT>-2\.0>", last)
+    assert "1.0, -2.0" not in last
 
 
 def test_frames_follow_the_gradients_and_leave_out_the_final_grads_unless_told(draw_calls):
@@ -327,6 +335,22 @@ def test_a_leaf_shows_the_gradient_it_received_from_the_step_its_accumulate_grad
         shown = "grad 3.0" in picture.source  # w received 3.0 = x
         assert shown == (number >= w_step), f"frame {number + 1}"
     assert "grad 1.0" in pictures[-1].source  # and b its 1.0
+
+
+def test_a_leaf_whose_accumulate_grad_runs_twice_shows_what_it_received_so_far():
+    torch.manual_seed(0)
+    w = torch.randn((), requires_grad=True)
+    x = torch.randn((), requires_grad=True)
+    # w is used inside a reentrant checkpoint and outside it: its AccumulateGrad runs twice.
+    y = checkpoint(lambda a: (a * w).sin(), x, use_reentrant=True) * w
+    steps = trace(y)
+    runs = [i for i, step in enumerate(steps) if step.name == "AccumulateGrad"]
+    w_runs = [i for i in runs if steps[i].node.variable is w]
+    assert len(w_runs) == 2
+    first = steps[w_runs[0]].grads_in[0]
+    pictures = frames(steps)
+    assert f"grad {first.item():.4g}" in pictures[w_runs[0]].source
+    assert f"grad {w.grad.item():.4g}" in pictures[w_runs[1]].source  # the sum, as .grad
 
 
 def test_pictures_drawn_backward_say_so_in_their_caption():

@@ -8,12 +8,13 @@ long enough chain of seen Nodes (about 35,000 with Linux's 8 MB stack, 12,000 wi
 2 MB) loses the kernel to a crash, in whatever cell that happens; drawing a growing graph every few
 steps adds up to such a chain, a few thousand Nodes at a time.
 
-So every Node a helper looks at is held here, with the held Nodes it leads to. When the learner
-lets go of a graph, the Nodes at its top are held by nothing but this keeper (their reference count
-says so), and the keeper lets go of them one at a time, top first: each frees one Node, whose next
-Nodes the keeper still holds, so that no Node is freed inside another. It looks after every garbage
-collection (`gc.callbacks`) and before each walk of a graph, at only the held Nodes that no held
-Node leads to, which are few.
+So every Node a helper looks at is held here (but a custom Function's, a Python object anyway),
+with the held Nodes it leads to. When the learner lets go of a graph, the Nodes at its top are held
+by nothing but this keeper (their reference count says so), and the keeper lets go of them one at a
+time, top first: each frees one Node, whose next Nodes the keeper still holds, so that no Node is
+freed inside another. It looks before and after every garbage collection (`gc.callbacks`) and
+before each walk of a graph, at only the held Nodes that no held Node leads to, which are few.
+(With the collector turned off, `gc.disable()`, only before a walk.)
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import sys
 import threading
 from collections.abc import Iterable
 from typing import Any
+
+from torch.autograd.function import BackwardCFunction
 
 
 class _Held:
@@ -40,6 +43,13 @@ def _references(held: _Held) -> int:
     return sys.getrefcount(held.node)
 
 
+def _made_by_python(node: Any) -> bool:
+    """A custom Function's Node, which is the ``ctx`` its forward filled in: a Python object that
+    exists whether or not a helper looks at it, freed by Python's garbage collector, also in a
+    reference cycle (a ctx that keeps its own output). Held here, such a cycle would live on."""
+    return isinstance(node, BackwardCFunction)
+
+
 class _NodeKeeper:
     def __init__(self) -> None:
         self._held: dict[int, _Held] = {}  # id(node) -> entry; the entry keeps node alive
@@ -48,16 +58,18 @@ class _NodeKeeper:
         # A Node's references when nothing but its entry here holds it, counted as `let_go`
         # counts them (Python versions differ in what getrefcount itself adds).
         self._alone = _references(_Held(object()))
-        gc.callbacks.append(self._after_collection)
+        gc.callbacks.append(self._around_collection)
 
     def hold(self, node: Any, next_nodes: Iterable[Any] = ()) -> None:
         """Hold ``node`` and the ``next_nodes`` it leads to (None entries skipped)."""
         with self._lock:
-            entry = self._entry(node)
+            entry = None if _made_by_python(node) else self._entry(node)
             for next_node in next_nodes:
-                if next_node is None or id(next_node) in entry.leads_to:
+                if next_node is None or _made_by_python(next_node):
                     continue
                 child = self._entry(next_node)
+                if entry is None or id(next_node) in entry.leads_to:
+                    continue
                 entry.leads_to.append(id(next_node))
                 child.led_from += 1
                 self._tops.discard(id(next_node))
@@ -95,8 +107,11 @@ class _NodeKeeper:
             self._tops.add(id(node))
         return entry
 
-    def _after_collection(self, phase: str, info: dict) -> None:
-        if phase == "stop" and self._tops:
+    def _around_collection(self, phase: str, info: dict) -> None:
+        # Before the collection, so that a cycle the released Nodes kept alive (a custom
+        # Function's ctx that keeps its own output) is collected by this very collection; after
+        # it, for what the collection freed.
+        if self._tops:
             self.let_go()
 
 

@@ -89,3 +89,30 @@ def test_a_deep_chain_held_is_let_go_without_recursion():
     finally:
         sys.setrecursionlimit(limit)
     assert _seen_nodes.held() <= before - 3000
+
+
+class KeepsItsOutput(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, x):
+        out = x * 2
+        ctx.out = out  # a reference cycle: ctx -> out -> its grad_fn, which is ctx
+        return out
+
+    @staticmethod
+    def backward(ctx, grad):
+        return 2 * grad
+
+
+def drawn_through_a_cycle() -> weakref.ref:
+    x = torch.ones(3, requires_grad=True)
+    y = KeepsItsOutput.apply(x)
+    draw((y * 3).sum())
+    return weakref.ref(y)
+
+
+def test_a_cycle_through_a_custom_functions_ctx_is_still_collected():
+    # A custom Function's Node is its ctx, a Python object; held here, Python's garbage collector
+    # could not free the cycle it is part of.
+    output = drawn_through_a_cycle()
+    gc.collect()
+    assert output() is None

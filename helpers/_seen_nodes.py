@@ -28,21 +28,6 @@ from typing import Any
 from torch.autograd.function import BackwardCFunction
 
 
-class _Held:
-    """One Node held, the held Nodes it leads to, and how many held Nodes lead to it."""
-
-    __slots__ = ("node", "leads_to", "led_from")
-
-    def __init__(self, node: Any) -> None:
-        self.node = node
-        self.leads_to: list[int] = []  # id() of next Nodes, each once
-        self.led_from = 0
-
-
-def _references(held: _Held) -> int:
-    return sys.getrefcount(held.node)
-
-
 def _made_by_python(node: Any) -> bool:
     """A custom Function's Node, which is the ``ctx`` its forward filled in: a Python object that
     exists whether or not a helper looks at it, freed by Python's garbage collector, also in a
@@ -51,61 +36,69 @@ def _made_by_python(node: Any) -> bool:
 
 
 class _NodeKeeper:
+    """The Nodes held, in flat tables keyed by id(): no object per Node for the garbage collector
+    to track (thousands more of them made its full collections come sooner, and cost 90 ms)."""
+
     def __init__(self) -> None:
-        self._held: dict[int, _Held] = {}  # id(node) -> entry; the entry keeps node alive
+        self._nodes: dict[int, Any] = {}  # id(node) -> node: this reference keeps it alive
+        self._leads_to: dict[int, tuple[int, ...]] = {}  # the held Nodes it leads to, once each
+        self._led_from: dict[int, int] = {}  # how many held Nodes lead to it
         self._tops: set[int] = set()  # held Nodes that no held Node leads to
         self._lock = threading.Lock()
-        # A Node's references when nothing but its entry here holds it, counted as `let_go`
-        # counts them (Python versions differ in what getrefcount itself adds).
-        self._alone = _references(_Held(object()))
+        # A Node's references when nothing but this keeper holds it, counted as `let_go` counts
+        # them (Python versions differ in what getrefcount itself adds).
+        probe = {0: object()}
+        self._alone = sys.getrefcount(probe[0])
         gc.callbacks.append(self._around_collection)
 
     def hold(self, node: Any, next_nodes: Iterable[Any] = ()) -> None:
         """Hold ``node`` and the ``next_nodes`` it leads to (None entries skipped)."""
         with self._lock:
-            entry = None if _made_by_python(node) else self._entry(node)
+            parent = None if _made_by_python(node) else self._held_key(node)
             for next_node in next_nodes:
                 if next_node is None or _made_by_python(next_node):
                     continue
-                child = self._entry(next_node)
-                if entry is None or id(next_node) in entry.leads_to:
+                child = self._held_key(next_node)
+                if parent is None or child in self._leads_to[parent]:
                     continue
-                entry.leads_to.append(id(next_node))
-                child.led_from += 1
-                self._tops.discard(id(next_node))
+                self._leads_to[parent] += (child,)
+                self._led_from[child] += 1
+                self._tops.discard(child)
 
     def let_go(self) -> None:
         """Let go of every held Node that nothing else holds, top first, one at a time."""
         if not self._lock.acquire(blocking=False):
             return  # busy in another thread, or in this one (a collection inside `hold`)
         try:
-            ready = [key for key in self._tops if _references(self._held[key]) <= self._alone]
+            ready = [key for key in self._tops if self._alone_held(key)]
             while ready:
-                entry = self._held.pop(ready.pop())
-                self._tops.discard(id(entry.node))
-                for key in entry.leads_to:
-                    child = self._held[key]
-                    child.led_from -= 1
-                    if child.led_from == 0:
-                        self._tops.add(key)
-                entry.node = None  # frees the Node; its next Nodes are still held
-                ready.extend(
-                    key
-                    for key in entry.leads_to
-                    if key in self._tops and _references(self._held[key]) <= self._alone
-                )
+                key = ready.pop()
+                self._tops.discard(key)
+                del self._led_from[key]
+                leads_to = self._leads_to.pop(key)
+                for child in leads_to:
+                    self._led_from[child] -= 1
+                    if self._led_from[child] == 0:
+                        self._tops.add(child)
+                del self._nodes[key]  # frees the Node; its next Nodes are still held
+                ready.extend(child for child in leads_to if self._alone_held(child))
         finally:
             self._lock.release()
 
     def __len__(self) -> int:
-        return len(self._held)
+        return len(self._nodes)
 
-    def _entry(self, node: Any) -> _Held:
-        entry = self._held.get(id(node))
-        if entry is None:
-            entry = self._held[id(node)] = _Held(node)
-            self._tops.add(id(node))
-        return entry
+    def _alone_held(self, key: int) -> bool:
+        return key in self._tops and sys.getrefcount(self._nodes[key]) <= self._alone
+
+    def _held_key(self, node: Any) -> int:
+        key = id(node)
+        if key not in self._nodes:
+            self._nodes[key] = node
+            self._leads_to[key] = ()
+            self._led_from[key] = 0
+            self._tops.add(key)
+        return key
 
     def _around_collection(self, phase: str, info: dict) -> None:
         # Before the collection, so that a cycle the released Nodes kept alive (a custom

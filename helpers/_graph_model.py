@@ -21,6 +21,7 @@ import math
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 import torch
@@ -44,12 +45,18 @@ SIGNIFICANT_DIGITS = 4
 # custom Function can save thousands, which no picture shows readably or quickly).
 SAVED_BOXES = 10
 
-# The most autograd Nodes a helper looks at in one call. Once Python has seen a Node, PyTorch
-# frees it through its Python object, one Node inside the other: letting go of a graph with a
-# chain of about 35,000 seen Nodes (Linux's 8 MB main-thread stack; 12,000 with python.exe's 2 MB)
-# crashes the process. `helpers._seen_nodes` holds every Node a helper sees and frees them one at
-# a time; this limit keeps any one call safe even without it, and bounds its work.
+# The most autograd Nodes a helper looks at in one call (a few more where one Node has many
+# inputs: reading its next_functions shows them all). Once Python has seen a Node, PyTorch frees
+# it through its Python object, one Node inside the other: letting go of a graph with a chain of
+# about 35,000 seen Nodes (Linux's 8 MB main-thread stack; 12,000 with python.exe's 2 MB) crashes
+# the process. `helpers._seen_nodes` holds every Node a helper sees and frees them one at a time;
+# this limit keeps any one call well under the crash even without it, and bounds its work.
 NODES_SAFE_TO_SEE = 5_000
+WHY_NODES_SAFE_TO_SEE = (
+    f"the helpers look at no more than {NODES_SAFE_TO_SEE:,} Nodes of a graph in one call, which "
+    "keeps each call quick and well under the chain of Nodes seen from Python that PyTorch "
+    "cannot free without crashing"
+)
 
 
 # What a picture's caption says, in each language the helpers speak (helpers.language). Text
@@ -70,7 +77,7 @@ CAPTIONS = {
     "more nodes": {"en": "… {hidden:,} more nodes", "zh": "… 另有 {hidden:,} 个节点"},
     "at least more nodes": {
         "en": "… at least {hidden:,} more nodes",
-        "zh": "… 另有至少 {hidden:,} 个节点",
+        "zh": "… 至少还有 {hidden:,} 个节点",
     },
     "references": {
         "en": "Dashed boxes repeat a box drawn in full, used in many places: {listed}.",
@@ -103,7 +110,7 @@ CAPTIONS = {
         "en": "Showing the {kept:,} autograd nodes nearest the output; at least {hidden:,} more "
         "are folded into one box (the helpers look at no more than {seen:,} nodes of a graph).",
         "zh": "只显示离输出最近的 {kept:,} 个 autograd 节点；其余至少 {hidden:,} 个折叠成一个框"
-        "（辅助工具最多只查看一张图的 {seen:,} 个节点）。",
+        "（辅助工具对一张图最多只查看 {seen:,} 个节点）。",
     },
     "draw all": {
         "en": "Pass max_nodes=None to draw them all.",
@@ -114,12 +121,12 @@ CAPTIONS = {
         "zh": "再多画一些，排版会太慢。",
     },
     "draw more of many": {
-        "en": "Pass max_nodes={more:,} to draw more.",
-        "zh": "传入 max_nodes={more:,} 可以画出更多。",
+        "en": "Pass max_nodes={more} to draw more.",
+        "zh": "传入 max_nodes={more} 可以画出更多。",
     },
     "draw more": {
-        "en": "Pass max_nodes={more:,} to draw more (drawing all would take too long).",
-        "zh": "传入 max_nodes={more:,} 可以画出更多（全部画出会太慢）。",
+        "en": "Pass max_nodes={more} to draw more (drawing all would take too long).",
+        "zh": "传入 max_nodes={more} 可以画出更多（全部画出会太慢）。",
     },
     "backward": {
         "en": "Drawn backward: the output is at the top, and the arrows follow the gradients "
@@ -193,7 +200,11 @@ class Graph:
 
     def cut_off(self, fn: Any) -> bool:
         """Whether autograd Node ``fn`` may be in the graph but left out of the picture."""
-        return not self.walked_all or any(hidden is fn for hidden in self.hidden)
+        return not self.walked_all or id(fn) in self._hidden_ids
+
+    @cached_property
+    def _hidden_ids(self) -> set[int]:
+        return {id(fn) for fn in self.hidden}
 
     def find(self, fn: Any) -> GraphNode | None:
         """The box standing for autograd Node ``fn`` (matched by identity), or None.
@@ -262,9 +273,9 @@ def walk(start: Iterable[Any]) -> Walk:
         if fn not in seen:
             seen.add(fn)
             queue.append(fn)
-    # Reading a Node's next_functions is what makes PyTorch see its next Nodes from Python:
-    # stop before that once `limit` are seen (a wide Node may take the count a little over).
-    while queue and len(seen) < limit:
+    # Reading a Node's next_functions is what makes Python see its next Nodes: stop once more
+    # than `limit` are seen (a Node with many inputs may take the count well over).
+    while queue and len(seen) <= limit:
         fn = queue.popleft()
         order.append(fn)
         next_fns = [next_fn for next_fn, _ in fn.next_functions if next_fn is not None]
@@ -433,7 +444,9 @@ class _Builder:
         saved_tensors, saved_notes = self._saved(fn) if self.show_saved else ([], [])
         if len(saved_tensors) > SAVED_BOXES:
             more = len(saved_tensors) - SAVED_BOXES
-            saved_notes.append(f"{more:,} more saved tensors not drawn")
+            saved_notes.append(
+                f"{more:,} more saved {'tensor' if more == 1 else 'tensors'} not drawn"
+            )
             saved_tensors = saved_tensors[:SAVED_BOXES]
         self.box_of[fn] = self._new_node(OP, type_name, notes=saved_notes, tooltip=type_name, fn=fn)
         self._add_tensor_boxes(fn)
@@ -505,7 +518,9 @@ class _Builder:
         if freed:
             notes.append(f"{', '.join(freed)}: freed by backward()")
         if changed:
-            notes.append(f"{', '.join(changed)}: changed in place since saved, backward() fails")
+            notes.append(
+                f"{', '.join(changed)}: changed in place after it was saved: backward() would fail"
+            )
         return tensors, notes
 
     # --- arrows ------------------------------------------------------------------------------

@@ -158,7 +158,7 @@ _RENDERER = _InProcessRenderer()
 
 def _render_in_child(source: str, fmt: str) -> bytes:
     """Render in a child process; Interrupt kernel (SIGINT) kills it and stops the wait."""
-    command = [sys.executable, "-m", __name__, fmt]
+    command = _child_command(fmt)
     # The child must import this package as the parent does, wherever the kernel was started.
     package_root = str(Path(__file__).resolve().parent.parent)
     search_path = [package_root, os.environ.get("PYTHONPATH", "")]
@@ -196,6 +196,11 @@ def _render_in_child(source: str, fmt: str) -> bytes:
         detail = f" It said: {message[-1]}" if message else ""
         raise RenderError(f"Graphviz could not draw this graph as {fmt}.{detail}")
     return output
+
+
+def _child_command(fmt: str) -> list[str]:
+    """The child process that renders: this module run as a program (see `_child_main`)."""
+    return [sys.executable, "-m", __name__, fmt]
 
 
 def _render_with_dot_program(source: str, fmt: str) -> bytes:

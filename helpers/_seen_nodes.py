@@ -2,13 +2,13 @@
 
 Once Python code has seen an autograd Node (through ``grad_fn``, ``next_functions``, or to put a
 hook on it), PyTorch keeps the Node's Python object for as long as the Node lives, and frees the
-Node through that object. Freeing a graph then goes one Node inside the other, a few C stack frames
-for each, where Nodes Python never saw are freed in a loop. A learner who lets go of a graph with a
-long enough chain of seen Nodes (about 35,000 with Linux's 8 MB stack, 12,000 with python.exe's
-2 MB) loses the kernel to a crash, in whatever cell that happens; drawing a growing graph every few
-steps adds up to such a chain, a few thousand Nodes at a time.
+Node through that object. Freeing a graph then goes one Node inside the other, a few C stack
+frames for each, whereas Nodes Python never saw are freed in a loop. A learner who lets go of a
+graph with a long enough chain of seen Nodes (about 35,000 with Linux's 8 MB stack, 12,000 with
+python.exe's 2 MB) loses the kernel to a crash, in whatever cell that happens; drawing a growing
+graph every few steps adds up to such a chain, a few thousand Nodes at a time.
 
-So every Node a helper looks at is held here (but a custom Function's, a Python object anyway),
+So every Node a helper looks at is held here (except a custom Function's, a Python object anyway),
 with the held Nodes it leads to. When the learner lets go of a graph, the Nodes at its top are held
 by nothing but this keeper (their reference count says so), and the keeper lets go of them one at a
 time, top first: each frees one Node, whose next Nodes the keeper still holds, so that no Node is
@@ -45,6 +45,11 @@ class _NodeKeeper:
         self._led_from: dict[int, int] = {}  # how many held Nodes lead to it
         self._tops: set[int] = set()  # held Nodes that no held Node leads to
         self._lock = threading.Lock()
+        self._owner: int | None = None  # the thread that has the lock
+        # What this thread asked to hold while it had the lock: freeing a Node can run Python
+        # code (a finaliser) that calls a helper, which must neither wait for the lock forever
+        # nor change the tables in the middle of a change.
+        self._waiting: list[tuple[Any, tuple[Any, ...]]] = []
         # A Node's references when nothing but this keeper holds it, counted as `let_go` counts
         # them (Python versions differ in what getrefcount itself adds).
         probe = {0: object()}
@@ -53,26 +58,28 @@ class _NodeKeeper:
 
     def hold(self, node: Any, next_nodes: Iterable[Any] = ()) -> None:
         """Hold ``node`` and the ``next_nodes`` it leads to (None entries skipped)."""
+        if self._owner == threading.get_ident():
+            self._waiting.append((node, tuple(next_nodes)))  # done before the lock is released
+            return
         with self._lock:
-            parent = None if _made_by_python(node) else self._held_key(node)
-            for next_node in next_nodes:
-                if next_node is None or _made_by_python(next_node):
-                    continue
-                child = self._held_key(next_node)
-                if parent is None or child in self._leads_to[parent]:
-                    continue
-                self._leads_to[parent] += (child,)
-                self._led_from[child] += 1
-                self._tops.discard(child)
+            self._owner = threading.get_ident()
+            try:
+                self._hold(node, next_nodes)
+                self._hold_waiting()
+            finally:
+                self._owner = None
 
     def let_go(self) -> None:
         """Let go of every held Node that nothing else holds, top first, one at a time."""
         if not self._lock.acquire(blocking=False):
             return  # busy in another thread, or in this one (a collection inside `hold`)
+        self._owner = threading.get_ident()
         try:
             ready = [key for key in self._tops if self._alone_held(key)]
             while ready:
                 key = ready.pop()
+                if not self._alone_held(key):
+                    continue  # a helper called while a Node was freed looked at it again
                 self._tops.discard(key)
                 del self._led_from[key]
                 leads_to = self._leads_to.pop(key)
@@ -81,9 +88,31 @@ class _NodeKeeper:
                     if self._led_from[child] == 0:
                         self._tops.add(child)
                 del self._nodes[key]  # frees the Node; its next Nodes are still held
+                self._hold_waiting()
                 ready.extend(child for child in leads_to if self._alone_held(child))
         finally:
+            self._owner = None
             self._lock.release()
+
+    def _hold(self, node: Any, next_nodes: Iterable[Any]) -> None:
+        parent = None if _made_by_python(node) else self._held_key(node)
+        children = {
+            self._held_key(next_node): None
+            for next_node in next_nodes
+            if next_node is not None and not _made_by_python(next_node)
+        }  # a dict keeps their order and each once, in linear time (a stack of 40,000 inputs)
+        if parent is None:
+            return
+        known = set(self._leads_to[parent])
+        new = [child for child in children if child not in known]
+        self._leads_to[parent] += tuple(new)
+        for child in new:
+            self._led_from[child] += 1
+            self._tops.discard(child)
+
+    def _hold_waiting(self) -> None:
+        while self._waiting:
+            self._hold(*self._waiting.pop())
 
     def __len__(self) -> int:
         return len(self._nodes)

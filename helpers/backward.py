@@ -39,7 +39,7 @@ from torch.autograd.function import BackwardCFunction
 from torch.autograd.graph import GradientEdge, Node, get_gradient_edge
 
 from helpers import _seen_nodes
-from helpers._graph_model import gradient_edge
+from helpers._graph_model import WHY_NODES_SAFE_TO_SEE, gradient_edge
 from helpers.graph import NODES_SAFE_TO_SEE, named_tensors
 
 __all__ = ["CannotMatchPyTorch", "Step", "Trace", "trace", "grad"]
@@ -282,10 +282,8 @@ def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
         if len(consumers) > NODES_SAFE_TO_SEE:
             raise ValueError(
                 f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and trace and "
-                f"grad look at every one; the helpers look at no more than {NODES_SAFE_TO_SEE:,}: "
-                "PyTorch frees the Nodes Python has looked at one inside the other, and a long "
-                "enough chain of them crashes the kernel when the graph is freed. Trace a "
-                "smaller graph (fewer layers or steps); output.backward() has no such limit."
+                f"grad look at every one: {WHY_NODES_SAFE_TO_SEE}. Trace a smaller graph (fewer "
+                "layers or steps); output.backward() has no such limit."
             )
         node = to_visit.pop()
         next_nodes = [next_node for next_node, _ in node.next_functions]

@@ -257,6 +257,10 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     # A leaf shows the gradient this pass adds to its .grad as it arrives, unless the final
     # .grad was asked for (show_grads=True).
     received = [{}] * len(trace) if options["show_grads"] else _leaf_gradients(trace)
+    widest = {}  # each leaf's widest text: its blank keeps that room from the first frame
+    for so_far in received:
+        for fn, text in so_far.items():
+            widest[fn] = max(widest.get(fn, ""), text, key=_width_of_blank)
     # Every frame has the same boxes and arrows: one plan, and one estimate, for all of them.
     layout = graph.plan_layout(model, final)
     if layout.estimated_seconds > graph.MAX_SECONDS:
@@ -270,7 +274,7 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     for step, received_so_far in zip(trace, received, strict=True):
         ran.add(step.node)
         labels = {edge: text if edge[0] in ran else _blanks(text) for edge, text in final.items()}
-        frame = _with_leaf_gradients(model, received_so_far, received[-1])
+        frame = _with_leaf_gradients(model, received_so_far, widest)
         source = graph.to_dot(
             frame, direction=direction, highlight=step.node, edge_labels=labels, layout=layout
         )
@@ -295,15 +299,16 @@ def _leaf_gradients(trace: Trace) -> list[dict[Node, str]]:
 
 
 def _with_leaf_gradients(
-    model: graph.Graph, so_far: dict[Node, str], at_the_end: dict[Node, str]
+    model: graph.Graph, so_far: dict[Node, str], widest: dict[Node, str]
 ) -> graph.Graph:
     """The frame's model: a leaf shows the gradient it has received so far, and before it has
-    received any a blank as wide as its last, so that boxes keep their size from frame to frame."""
+    received any a blank as wide as the widest it will show, so that its box does not grow from
+    frame to frame (a leaf that receives twice may show a narrower sum after a wider first)."""
     nodes = []
     for node in model.nodes:
-        if node.kind == LEAF and not node.same_as and node.fn in at_the_end:
+        if node.kind == LEAF and not node.same_as and node.fn in widest:
             shown = so_far.get(node.fn)
-            node = replace(node, grad=_blank(at_the_end[node.fn]) if shown is None else shown)
+            node = replace(node, grad=_blank(widest[node.fn]) if shown is None else shown)
         nodes.append(node)
     return replace(model, nodes=nodes)
 
@@ -327,7 +332,11 @@ def _blanks(text: str | tuple[str, ...]) -> str | tuple[str, ...]:
 
 def _blank(text: str) -> str:
     """Spaces about as wide as ``text``: in the pictures' fonts, a space is half a digit wide."""
-    return " " * sum(1 if character in " ,.-[]()" else 2 for character in text)
+    return " " * _width_of_blank(text)
+
+
+def _width_of_blank(text: str) -> int:
+    return sum(1 if character in " ,.-[]()" else 2 for character in text)
 
 
 class StepThrough:

@@ -40,6 +40,7 @@ from helpers._graph_model import (
     SAVED,
     SUMMARY,
     TENSOR,
+    WHY_NODES_SAFE_TO_SEE,
     Graph,
     GraphEdge,
     GraphNode,
@@ -165,9 +166,9 @@ def draw(
             picture estimated to take Graphviz more than 30 s is refused (`GraphTooLarge`, which
             says what to draw instead) before anything is laid out; one that takes more than
             half a second is laid out in a child process, which *Interrupt kernel* stops. The
-            helpers look at no more than `NODES_SAFE_TO_SEE` (5,000) Nodes of a graph, the
-            most PyTorch can free safely once Python has seen them: in a bigger graph, the
-            default picture says so, and asking for more than that is refused.
+            helpers look at no more than `NODES_SAFE_TO_SEE` (5,000) Nodes of a graph in one
+            call: in a bigger graph, the default picture says where it stopped, and asking for
+            more than it went through is refused.
         highlight: an autograd Node (e.g. ``y.grad_fn``) whose box gets a thick red border; a
             leaf's AccumulateGrad Node highlights the leaf's box. None for no highlight; a Node
             cut off by ``max_nodes`` highlights nothing.
@@ -187,7 +188,7 @@ def draw(
     if edge_labels is not None and not isinstance(edge_labels, Mapping):
         raise TypeError(
             "edge_labels takes a dict {(node, next_node): text}, e.g. "
-            f"{{(y.grad_fn, y.grad_fn.next_functions[0][0]): 'grad 2.0'}}, not a "
+            f"{{(y.grad_fn, y.grad_fn.next_functions[0][0]): 'grad 2.0'}}, and got "
             f"{type(edge_labels).__name__}."
         )
     request = _Request(_roots(output), resolve_names(names), options, edge_labels or {})
@@ -214,8 +215,8 @@ class Drawing:
     def __init__(self, source: str, estimated_seconds: float | None = None) -> None:
         if not isinstance(source, str):
             raise TypeError(
-                f"Drawing takes DOT text (a str), not a {type(source).__name__}: draw(y) makes "
-                "the Drawing of a tensor's graph."
+                f"Drawing takes DOT text (a str), and got {type(source).__name__}: draw(y) "
+                "makes the Drawing of a tensor's graph."
             )
         self.source = source
         self.estimated_seconds = estimated_seconds
@@ -318,7 +319,9 @@ def _build(request: _Request, max_nodes: int | None) -> tuple[Graph, Plan | None
     whole graph of many thousand boxes takes a while to plan), and then handed on, not redone.
     """
     model, uses = request.picture(max_nodes)
-    if not model.walked_all and (max_nodes is None or max_nodes > model.drawn_nodes):
+    # More asked for than the walk went through (the default picture draws what it found).
+    asked_too_much = max_nodes is None or max_nodes > model.drawn_nodes
+    if not model.walked_all and max_nodes != DEFAULT_MAX_NODES and asked_too_much:
         raise GraphTooLarge(_too_many_nodes_message(model), None)
     layout = None
     if max_nodes == DEFAULT_MAX_NODES:
@@ -403,7 +406,7 @@ def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None, smalle
         f"autograd nodes make {len(model.nodes):,} boxes over {layout.rows:,} rows, which "
         f"Graphviz would take about {layout.estimated_seconds:,.0f} s to place (the limit is "
         f"{MAX_SECONDS:.0f} s). Draw the part nearest the output instead, e.g. "
-        f"draw(..., max_nodes={smaller:,}), or call draw() without max_nodes for a quick "
+        f"draw(..., max_nodes={smaller}), or call draw() without max_nodes for a quick "
         "picture. The DOT text is in this error's .source, for other tools."
     )
 
@@ -411,10 +414,9 @@ def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None, smalle
 def _too_many_nodes_message(model: Graph) -> str:
     walked = model.total_nodes - model.found_beyond
     return (
-        f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and the helpers look at "
-        "no more than that: PyTorch frees the Nodes Python has looked at one inside the other, "
-        "and a long enough chain of them crashes the kernel when the graph is freed. Draw the "
-        f"part nearest the output: draw() without max_nodes, or max_nodes={walked:,} at most."
+        f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and "
+        f"{WHY_NODES_SAFE_TO_SEE}. Draw the part nearest the output: draw() without max_nodes, "
+        f"or with max_nodes={walked} at most."
     )
 
 
@@ -490,7 +492,7 @@ def _explicit_names(names: Names | None) -> list[tuple[str, torch.Tensor]]:
     if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
         raise TypeError(
             "names must be a dict {name: tensor} or (name, tensor) pairs such as "
-            f"model.named_parameters(), not a {type(names).__name__}: e.g. names={{'w': w}}."
+            f"model.named_parameters(), and got {type(names).__name__}: e.g. names={{'w': w}}."
         )
     pairs = names.items() if isinstance(names, Mapping) else names
     result: list[tuple[str, torch.Tensor]] = []
@@ -615,7 +617,7 @@ def to_dot(
     """
     if not isinstance(graph, Graph):
         raise TypeError(
-            f"to_dot takes the Graph that build() returns, not a {type(graph).__name__}: "
+            f"to_dot takes the Graph that build() returns, and got {type(graph).__name__}: "
             "to_dot(build(y)), or draw(y) for the picture."
         )
     if direction not in ("forward", "backward"):

@@ -357,6 +357,13 @@ def test_a_graph_bigger_than_the_helpers_look_at_is_refused_and_safe_to_free(cal
     assert (code, printed) == (0, ["ValueError", "freed"]), errors
 
 
+def test_a_graph_of_exactly_the_nodes_the_helpers_look_at_is_traced():
+    h = torch.tensor(1.0, requires_grad=True)
+    for _ in range(NODES_SAFE_TO_SEE - 1):  # and the leaf's AccumulateGrad
+        h = torch.sin(h)
+    assert len(trace(h)) == NODES_SAFE_TO_SEE
+
+
 def test_the_refusal_of_a_graph_too_big_says_why_and_what_works():
     h = torch.tensor(1.0, requires_grad=True)
     for _ in range(NODES_SAFE_TO_SEE + 1):

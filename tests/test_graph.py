@@ -142,12 +142,20 @@ def test_the_default_picture_of_a_graph_beyond_the_walk_says_where_it_stopped(be
     model = build(beyond_the_walk)
     assert not model.walked_all and model.drawn_nodes == graph.DEFAULT_MAX_NODES
     summary = [node for node in model.nodes if node.kind == SUMMARY]
-    assert [node.title for node in summary] == ["… at least 4,800 more nodes"]
+    assert [node.title for node in summary] == ["… at least 4,801 more nodes"]
     assert "the helpers look at no more than 5,000 nodes" in model.notes[-1]
     assert "max_nodes=None" not in model.notes[-1]
 
 
-@pytest.mark.parametrize("max_nodes", [None, graph.NODES_SAFE_TO_SEE])
+def test_the_default_picture_of_a_graph_one_wide_node_takes_beyond_the_walk_is_drawn():
+    x = torch.ones(6000, requires_grad=True)
+    y = torch.stack([x[i] * 2 for i in range(6000)]).sum()  # StackBackward0 has 6,000 inputs
+    model = build(y)
+    assert not model.walked_all and "at least" in model.notes[-1]
+    assert "<svg" in draw(y).svg()
+
+
+@pytest.mark.parametrize("max_nodes", [None, graph.NODES_SAFE_TO_SEE + 1])
 def test_asking_for_more_nodes_than_the_helpers_look_at_is_refused(beyond_the_walk, max_nodes):
     with pytest.raises(graph.GraphTooLarge, match=r"more than 5,000 autograd nodes.*max_nodes="):
         draw(beyond_the_walk, max_nodes=max_nodes)
@@ -664,9 +672,9 @@ def test_bad_options_are_refused():
     ("options", "message"),
     [
         ({"show_values": "no"}, "show_values takes True or False"),
-        ({"names": 5}, r"names must be a dict .* not a int"),
-        ({"names": "w"}, r"names must be a dict .* not a str"),
-        ({"edge_labels": [(1, 2)]}, r"edge_labels takes a dict .* not a list"),
+        ({"names": 5}, r"names must be a dict .* got int"),
+        ({"names": "w"}, r"names must be a dict .* got str"),
+        ({"edge_labels": [(1, 2)]}, r"edge_labels takes a dict .* got list"),
     ],
 )
 def test_options_of_the_wrong_kind_say_what_they_take(options, message):
@@ -894,7 +902,7 @@ def test_a_saved_tensor_changed_in_place_is_not_said_to_be_freed():
     x.add_(1)  # after MulBackward0 saved it: backward() would fail
     model = build(y, show_saved=True)
     assert box(model, "MulBackward0").notes == [
-        "other: changed in place since saved, backward() fails"
+        "other: changed in place after it was saved: backward() would fail"
     ]
     assert box(model, "SumBackward0").notes == [
         "self_sym_sizes=(2,)"

@@ -5,7 +5,7 @@ import warnings
 import pytest
 import torch
 
-from helpers._graph_model import build_graph, describe
+from helpers._graph_model import NODES_SAFE_TO_SEE, build_graph, describe, walk
 from helpers.graph import build
 
 
@@ -56,3 +56,16 @@ def test_the_caption_of_a_cut_says_how_many_outputs_it_left_out(outputs_of_a_lon
     assert graph.roots == 30
     note = next(note for note in graph.notes if "Showing" in note)
     assert f"{graph.roots_hidden} of the 30 tensors passed to draw() are among them" in note
+
+
+def sin_chain_of(nodes: int) -> torch.Tensor:
+    """A graph of exactly ``nodes`` autograd Nodes: a leaf's AccumulateGrad and sins after it."""
+    y = torch.tensor(1.0, requires_grad=True)
+    for _ in range(nodes - 1):
+        y = torch.sin(y)
+    return y
+
+
+def test_a_graph_of_exactly_the_nodes_the_helpers_look_at_is_walked_whole():
+    assert walk([sin_chain_of(NODES_SAFE_TO_SEE).grad_fn]).found_beyond == 0
+    assert walk([sin_chain_of(NODES_SAFE_TO_SEE + 1).grad_fn]).found_beyond == 1

@@ -194,9 +194,14 @@ class Graph:
         return self.found_beyond == 0
 
     @property
+    def walked_nodes(self) -> int:
+        """How many autograd Nodes the walk went through: the most a picture can draw."""
+        return self.total_nodes - self.found_beyond
+
+    @property
     def drawn_nodes(self) -> int:
         """How many autograd Nodes have a box (or reference boxes) in the picture."""
-        return self.total_nodes - len(self.hidden) - self.found_beyond
+        return self.walked_nodes - len(self.hidden)
 
     def cut_off(self, fn: Any) -> bool:
         """Whether autograd Node ``fn`` may be in the graph but left out of the picture."""

@@ -38,8 +38,7 @@ import torch
 from torch.autograd.function import BackwardCFunction
 from torch.autograd.graph import GradientEdge, Node, get_gradient_edge
 
-from helpers import _seen_nodes
-from helpers._graph_model import WHY_NODES_SAFE_TO_SEE, gradient_edge
+from helpers._graph_model import WHY_NODES_SAFE_TO_SEE, gradient_edge, walk
 from helpers.graph import NODES_SAFE_TO_SEE, named_tensors
 
 __all__ = ["CannotMatchPyTorch", "Step", "Trace", "trace", "grad"]
@@ -275,26 +274,18 @@ def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
 
     Refuses a graph of more than `NODES_SAFE_TO_SEE` nodes, before looking at more of them.
     """
-    _seen_nodes.let_go()
-    consumers: dict[Node, list[Node]] = {root: []}
-    to_visit = [root]  # a list, not recursion: graphs can be thousands of nodes deep
-    while to_visit:
-        if len(consumers) > NODES_SAFE_TO_SEE:
-            raise ValueError(
-                f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and trace and "
-                f"grad look at every one: {WHY_NODES_SAFE_TO_SEE}. Trace a smaller graph (fewer "
-                "layers or steps); output.backward() has no such limit."
-            )
-        node = to_visit.pop()
-        next_nodes = [next_node for next_node, _ in node.next_functions]
-        _seen_nodes.hold(node, next_nodes)  # freed safely once the learner lets go of the graph
-        for next_node in next_nodes:
-            if next_node is None:  # an input that does not require grad
-                continue
-            if next_node not in consumers:
-                consumers[next_node] = []
-                to_visit.append(next_node)
-            consumers[next_node].append(node)
+    walked = walk([root])  # the one walk every helper makes: iterative, bounded, Nodes held
+    if walked.found_beyond:
+        raise ValueError(
+            f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and trace and "
+            f"grad look at every one: {WHY_NODES_SAFE_TO_SEE}. Trace a smaller graph (fewer "
+            "layers or steps); output.backward() has no such limit."
+        )
+    consumers: dict[Node, list[Node]] = {node: [] for node in walked.nodes}
+    for node in walked.nodes:
+        for next_node, _ in node.next_functions:
+            if next_node is not None:  # None: an input that does not require grad
+                consumers[next_node].append(node)
     return consumers
 
 

@@ -361,10 +361,10 @@ def _reference_notes(model: Graph, uses: dict[str, int]) -> list[str]:
 
 def _cut_note(model: Graph, more: int | None) -> str:
     kept = model.drawn_nodes
+    hidden = model.total_nodes - kept
     if model.walked_all:
-        note = caption("cut", kept=kept, hidden=len(model.hidden))
+        note = caption("cut", kept=kept, hidden=hidden)
     else:
-        hidden = model.total_nodes - kept
         note = caption("cut, more beyond", kept=kept, hidden=hidden, seen=NODES_SAFE_TO_SEE)
     if model.roots_hidden:
         note += " " + caption("outputs cut", hidden=model.roots_hidden, total=model.roots)
@@ -387,9 +387,8 @@ def _quick_max_nodes(request: _Request, model: Graph, seconds: float) -> int | N
     part of a graph not drawn yet may be slower to lay out than the part drawn (many arrows
     between two rows cost more than their boxes).
     """
-    walked = model.total_nodes - model.found_beyond
     seconds = max(seconds, 1e-3)
-    guess = min(model.drawn_nodes * SUGGESTED_SECONDS / seconds, walked)
+    guess = min(model.drawn_nodes * SUGGESTED_SECONDS / seconds, model.walked_nodes)
     all_of_it = model.walked_all and guess >= model.total_nodes
     candidate = None if all_of_it else _round_down(int(guess))
     while True:
@@ -412,11 +411,10 @@ def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None, smalle
 
 
 def _too_many_nodes_message(model: Graph) -> str:
-    walked = model.total_nodes - model.found_beyond
     return (
         f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and "
         f"{WHY_NODES_SAFE_TO_SEE}. Draw the part nearest the output: draw() without max_nodes, "
-        f"or with max_nodes={walked} at most."
+        f"or with max_nodes={model.walked_nodes} at most."
     )
 
 

@@ -27,7 +27,7 @@ from typing import Any
 import torch
 
 from helpers import _seen_nodes
-from helpers.language import choose
+from helpers.language import Catalogue
 
 LEAF = "leaf"  # a tensor that requires grad and was not computed: AccumulateGrad's target
 TENSOR = "tensor"  # a named tensor computed by an operation (a non-leaf)
@@ -52,16 +52,16 @@ SAVED_BOXES = 10
 # the process. `helpers._seen_nodes` holds every Node a helper sees and frees them one at a time;
 # this limit keeps any one call well under the crash even without it, and bounds its work.
 NODES_SAFE_TO_SEE = 5_000
-WHY_NODES_SAFE_TO_SEE = (
-    f"the helpers look at no more than {NODES_SAFE_TO_SEE:,} Nodes of a graph in one call, which "
-    "keeps each call quick and well under the chain of Nodes seen from Python that PyTorch "
-    "cannot free without crashing"
-)
-
-
 # What a picture's caption says, in each language the helpers speak (helpers.language). Text
 # inside the boxes stays as PyTorch writes it; the caption sits below the picture.
-CAPTIONS = {
+_CAPTION_TEXTS = {
+    "why nodes safe to see": {
+        "en": "the helpers look at no more than {seen:,} Nodes of a graph in one call, which "
+        "keeps each call quick and well under the chain of Nodes seen from Python that PyTorch "
+        "cannot free without crashing",
+        "zh": "辅助工具每次调用最多只查看一张图的 {seen:,} 个节点：这样每次调用都很快，"
+        "也远远短于 PyTorch 一释放就会崩溃的、被 Python 看到过的节点链",
+    },
     "recorded nothing, inference": {
         "en": "Autograd recorded nothing for {what}: it was made under torch.inference_mode(), "
         "whose tensors never join a graph. Make it outside that block to follow it.",
@@ -134,11 +134,17 @@ CAPTIONS = {
         "zh": "反向绘制：输出在最上方，箭头沿梯度的方向向下指向叶子节点。",
     },
 }
+CAPTIONS = Catalogue("helpers.graph", _CAPTION_TEXTS)
 
 
 def caption(key: str, **values: Any) -> str:
     """One caption text of `CAPTIONS`, in the language the helpers speak, with ``values`` in."""
-    return choose(CAPTIONS[key]).format(**values)
+    return CAPTIONS.say(key, **values)
+
+
+def why_nodes_safe_to_see() -> str:
+    """Why a helper stops at `NODES_SAFE_TO_SEE` Nodes, in the learner's language, to quote."""
+    return CAPTIONS.say("why nodes safe to see", seen=NODES_SAFE_TO_SEE)
 
 
 @dataclass

@@ -38,7 +38,7 @@ import torch
 from torch.autograd.function import BackwardCFunction
 from torch.autograd.graph import GradientEdge, Node, get_gradient_edge
 
-from helpers._graph_model import WHY_NODES_SAFE_TO_SEE, gradient_edge, walk
+from helpers._graph_model import gradient_edge, walk, why_nodes_safe_to_see
 from helpers.graph import NODES_SAFE_TO_SEE, named_tensors
 
 __all__ = ["CannotMatchPyTorch", "Step", "Trace", "trace", "grad"]
@@ -278,7 +278,7 @@ def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
     if walked.found_beyond:
         raise ValueError(
             f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and trace and "
-            f"grad look at every one: {WHY_NODES_SAFE_TO_SEE}. Trace a smaller graph (fewer "
+            f"grad look at every one: {why_nodes_safe_to_see()}. Trace a smaller graph (fewer "
             "layers or steps); output.backward() has no such limit."
         )
     consumers: dict[Node, list[Node]] = {node: [] for node in walked.nodes}

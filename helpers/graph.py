@@ -40,13 +40,13 @@ from helpers._graph_model import (
     SAVED,
     SUMMARY,
     TENSOR,
-    WHY_NODES_SAFE_TO_SEE,
     Graph,
     GraphEdge,
     GraphNode,
     build_graph,
     caption,
     is_one_line_box,
+    why_nodes_safe_to_see,
 )
 from helpers._graphviz import GraphvizNotFound, LayoutTooSlow, RenderError
 
@@ -413,7 +413,7 @@ def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None, smalle
 def _too_many_nodes_message(model: Graph) -> str:
     return (
         f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and "
-        f"{WHY_NODES_SAFE_TO_SEE}. Draw the part nearest the output: draw() without max_nodes, "
+        f"{why_nodes_safe_to_see()}. Draw the part nearest the output: draw() without max_nodes, "
         f"or with max_nodes={model.walked_nodes} at most."
     )
 

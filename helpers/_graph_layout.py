@@ -34,6 +34,7 @@ from helpers._graph_model import (
     Graph,
     GraphEdge,
     GraphNode,
+    caption,
     is_one_line_box,
 )
 
@@ -182,7 +183,7 @@ def _reference_to(full: GraphNode, reference_id: str) -> GraphNode:
         reference_id,
         full.kind,
         full.title,
-        tooltip=f"the same {'Node' if full.kind == OP else 'tensor'} as the box drawn in full",
+        tooltip=caption("same Node" if full.kind == OP else "same tensor"),
         fn=full.fn,
         same_as=full.id,
     )

@@ -52,8 +52,9 @@ SAVED_BOXES = 10
 # the process. `helpers._seen_nodes` holds every Node a helper sees and frees them one at a time;
 # this limit keeps any one call well under the crash even without it, and bounds its work.
 NODES_SAFE_TO_SEE = 5_000
-# What a picture's caption says, in each language the helpers speak (helpers.language). Text
-# inside the boxes stays as PyTorch writes it; the caption sits below the picture.
+# What a picture says in words, in each language the helpers speak (helpers.language): its
+# caption, below the picture, and the few notes and tooltips of the boxes that are ours. What
+# PyTorch names (MulBackward0, a saved slot's name, shapes and dtypes) stays as PyTorch writes it.
 _CAPTION_TEXTS = {
     "why nodes safe to see": {
         "en": "the helpers look at no more than {seen:,} Nodes of a graph in one call, which "
@@ -132,6 +133,42 @@ _CAPTION_TEXTS = {
         "en": "Drawn backward: the output is at the top, and the arrows follow the gradients "
         "down to the leaves.",
         "zh": "反向绘制：输出在最上方，箭头沿梯度的方向向下指向叶子节点。",
+    },
+    # One sentence of the caption after another (Chinese puts no space after "。").
+    "then": {"en": "{first} {second}", "zh": "{first}{second}"},
+    # --- inside the boxes
+    "view of": {"en": "view of {base}", "zh": "{base} 的视图"},
+    "view": {"en": "view", "zh": "视图"},
+    "freed": {"en": "{slots}: freed by backward()", "zh": "{slots}：已被 backward() 释放"},
+    "changed in place": {
+        "en": "{slots}: changed in place after it was saved: backward() would fail",
+        "zh": "{slots}：保存之后又被原地修改过，backward() 会失败",
+    },
+    "more saved": {
+        "en": "{more:,} more saved tensors not drawn",
+        "zh": "另有 {more:,} 个保存的张量没有画出",
+    },
+    "one more saved": {
+        "en": "{more:,} more saved tensor not drawn",
+        "zh": "另有 {more:,} 个保存的张量没有画出",
+    },
+    # A text too long for Graphviz, cut (see helpers.graph.LONGEST_TEXT).
+    "text cut": {
+        "en": "{text}… ({length:,} characters)",
+        "zh": "{text}…（共 {length:,} 个字符）",
+    },
+    # --- tooltips, shown when the pointer rests on a box
+    "tooltip tensor": {"en": "tensor", "zh": "张量"},
+    "saved by": {"en": "saved by {op}", "zh": "由 {op} 保存"},
+    "output of": {"en": "output {nr} of {op}", "zh": "{op} 的第 {nr} 个输出"},
+    "cut off": {"en": "cut off by max_nodes", "zh": "被 max_nodes 截去的节点"},
+    "same Node": {
+        "en": "the same Node as the box drawn in full",
+        "zh": "与完整画出的那个框是同一个节点",
+    },
+    "same tensor": {
+        "en": "the same tensor as the box drawn in full",
+        "zh": "与完整画出的那个框是同一个张量",
     },
 }
 CAPTIONS = Catalogue("helpers.graph", _CAPTION_TEXTS)
@@ -437,7 +474,8 @@ class _Builder:
 
     def _add_unrecorded_root(self, root: torch.Tensor) -> None:
         name = self.name_of.get(id(root))
-        self._new_node(OUTPUT, name or "output", tooltip="tensor", **self._tensor_fields(root))
+        tooltip = caption("tooltip tensor")
+        self._new_node(OUTPUT, name or "output", tooltip=tooltip, **self._tensor_fields(root))
         what = caption("named", name=name) if name else caption("this tensor")
         key = "recorded nothing, inference" if root.is_inference() else "recorded nothing"
         self.notes.append(caption(key, what=what))
@@ -455,9 +493,7 @@ class _Builder:
         saved_tensors, saved_notes = self._saved(fn) if self.show_saved else ([], [])
         if len(saved_tensors) > SAVED_BOXES:
             more = len(saved_tensors) - SAVED_BOXES
-            saved_notes.append(
-                f"{more:,} more saved {'tensor' if more == 1 else 'tensors'} not drawn"
-            )
+            saved_notes.append(caption("one more saved" if more == 1 else "more saved", more=more))
             saved_tensors = saved_tensors[:SAVED_BOXES]
         self.box_of[fn] = self._new_node(OP, type_name, notes=saved_notes, tooltip=type_name, fn=fn)
         self._add_tensor_boxes(fn)
@@ -465,7 +501,8 @@ class _Builder:
             name = self.name_of.get(id(tensor))
             title = f"{slot_name} = {name}" if name else slot_name
             value = describe(tensor, self.show_values)
-            saved_id = self._new_node(SAVED, title, value=value, tooltip=f"saved by {type_name}")
+            tooltip = caption("saved by", op=type_name)
+            saved_id = self._new_node(SAVED, title, value=value, tooltip=tooltip)
             self.edges.append(GraphEdge(saved_id, self.box_of[fn], "saved"))
 
     def _add_tensor_boxes(self, fn: Any) -> None:
@@ -473,21 +510,21 @@ class _Builder:
         for nr, (tensor, is_output) in sorted(self.computed.get(fn, {}).items()):
             kind = OUTPUT if is_output else TENSOR
             title = self.name_of.get(id(tensor), "output" if is_output else "")
-            tooltip = f"output {nr} of {type(fn).__name__}"
+            tooltip = caption("output of", nr=nr, op=type(fn).__name__)
             tensor_id = self._new_node(kind, title, tooltip=tooltip, **self._tensor_fields(tensor))
             self.tensor_box_of[(fn, nr)] = tensor_id
             self.edges.append(GraphEdge(self.box_of[fn], tensor_id, "output"))
 
     def _add_summary(self, hidden: int, more_beyond: bool) -> str:
         title = caption("at least more nodes" if more_beyond else "more nodes", hidden=hidden)
-        return self._new_node(SUMMARY, title, tooltip="cut off by max_nodes")
+        return self._new_node(SUMMARY, title, tooltip=caption("cut off"))
 
     def _tensor_fields(self, tensor: torch.Tensor) -> dict[str, Any]:
         """What a tensor's box says: its value, its gradient and, for a view, what it views."""
         notes = []
         if tensor.layout == torch.strided and tensor._is_view() and tensor._base is not None:
             base_name = self.name_of.get(id(tensor._base))
-            notes.append(f"view of {base_name}" if base_name else "view")
+            notes.append(caption("view of", base=base_name) if base_name else caption("view"))
         grad = self._grad(tensor)
         shown_grad = None if grad is None else describe(grad, self.show_values)
         return {"value": describe(tensor, self.show_values), "grad": shown_grad, "notes": notes}
@@ -527,11 +564,9 @@ class _Builder:
                 elif item is not None or len(items) > 1:
                     notes.append(f"{item_name}={_format_value(item)}")
         if freed:
-            notes.append(f"{', '.join(freed)}: freed by backward()")
+            notes.append(caption("freed", slots=", ".join(freed)))
         if changed:
-            notes.append(
-                f"{', '.join(changed)}: changed in place after it was saved: backward() would fail"
-            )
+            notes.append(caption("changed in place", slots=", ".join(changed)))
         return tensors, notes
 
     # --- arrows ------------------------------------------------------------------------------

@@ -28,17 +28,74 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from helpers.language import choose
+from helpers.language import Catalogue, get_language, set_language
 
 # Above this predicted time, render in a child process that Interrupt kernel can stop.
 IN_PROCESS_SECONDS = 0.5
 # The child gives up after this long, so that no layout can run on unseen.
 CHILD_SECONDS = 120
-TOO_LONG = f"Graphviz did not finish this layout within {CHILD_SECONDS} s, and was stopped."
-INTERRUPTED = {
-    "en": "Graphviz was stopped before it finished the picture.",
-    "zh": "Graphviz 在画完这张图之前被停止了。",
+
+# What Graphviz's failures say to a learner. Graphviz's own words, quoted after "It said", stay
+# as Graphviz wrote them; the child process speaks the parent's language (see `_child_command`).
+# Keys are joined with "_": tests/test_messages.py takes two words in a raise for a sentence.
+_TEXTS = {
+    "too_long": {
+        "en": "Graphviz did not finish this layout within {seconds} s, and was stopped.",
+        "zh": "Graphviz 没能在 {seconds} 秒内排好这张图，已被停止。",
+    },
+    "interrupted": {
+        "en": "Graphviz was stopped before it finished the picture.",
+        "zh": "Graphviz 在画完这张图之前被停止了。",
+    },
+    "cannot_read": {
+        "en": "Graphviz cannot read this DOT ({reason}).",
+        "zh": "Graphviz 读不懂这段 DOT（“{reason}”）。",
+    },
+    "could_not_draw_in_process": {
+        "en": "Graphviz (in pygraphviz) could not draw this graph as {fmt}.",
+        "zh": "Graphviz（pygraphviz 里的）没能把这张图画成 {fmt} 格式。",
+    },
+    "crashed": {
+        "en": "Graphviz crashed on this DOT ({signal}) before it finished the {fmt} picture.",
+        "zh": "Graphviz 处理这段 DOT 时崩溃了（{signal}），没能画完 {fmt} 格式的图。",
+    },
+    "could_not_draw": {
+        "en": "Graphviz could not draw this graph as {fmt}.",
+        "zh": "Graphviz 没能把这张图画成 {fmt} 格式。",
+    },
+    # The child's last words are one of the texts above, in the learner's language.
+    "could_not_draw_said": {
+        "en": "Graphviz could not draw this graph as {fmt}. It said: {said}",
+        "zh": "Graphviz 没能把这张图画成 {fmt} 格式。它说：{said}",
+    },
+    "dot_could_not_draw": {
+        "en": "Graphviz's dot program could not draw this graph as {fmt}.",
+        "zh": "Graphviz 的 dot 程序没能把这张图画成 {fmt} 格式。",
+    },
+    # The dot program's last words are Graphviz's own, in English.
+    "dot_could_not_draw_said": {
+        "en": "Graphviz's dot program could not draw this graph as {fmt}. It said: {said}",
+        "zh": "Graphviz 的 dot 程序没能把这张图画成 {fmt} 格式。它的原话是：“{said}”",
+    },
+    "not_found": {
+        "en": "Drawing needs Graphviz, and none was found: pygraphviz cannot be imported and the "
+        "Graphviz `dot` program is not on PATH. Fix either one: `pip install pygraphviz` "
+        "(its wheels include Graphviz), or install Graphviz (apt-get install graphviz, brew "
+        "install graphviz or conda install graphviz). The DOT text is in .source meanwhile.",
+        "zh": "画图需要 Graphviz，但哪里都没找到：pygraphviz 无法导入，PATH 上也没有 Graphviz 的 "
+        "`dot` 程序。解决其中一个即可：`pip install pygraphviz`（它的 wheel 自带 Graphviz），"
+        "或者安装 Graphviz（`apt-get install graphviz`、`brew install graphviz` 或 "
+        "`conda install graphviz`）。在此之前，DOT 文本就在 .source 中。",
+    },
 }
+MESSAGES = Catalogue("helpers._graphviz", _TEXTS)
+# The interrupted text in every language, as a test compares what a kernel reports with it.
+INTERRUPTED = MESSAGES.texts["interrupted"]
+
+
+def too_long() -> str:
+    """What a layout stopped after `CHILD_SECONDS` says, in the language spoken now."""
+    return MESSAGES.say("too_long", seconds=CHILD_SECONDS)
 
 
 class GraphvizNotFound(RuntimeError):
@@ -92,7 +149,7 @@ class _InProcessRenderer:
             try:
                 handle = gv.agread(file, None)
             except ValueError as error:
-                raise RenderError(f"Graphviz cannot read this DOT ({error}).") from None
+                raise RenderError(MESSAGES.say("cannot_read", reason=error)) from None
         result: Any = None
         try:
             if gv.gvLayout(self._context, handle, b"dot") == 0:
@@ -108,7 +165,7 @@ class _InProcessRenderer:
         # A failure can leave a half-made job in the context: the next picture gets a fresh one.
         # The old one is dropped, not freed, as freeing it in that state is not known to be safe.
         self._context = None
-        raise RenderError(f"Graphviz (in pygraphviz) could not draw this graph as {fmt}.")
+        raise RenderError(MESSAGES.say("could_not_draw_in_process", fmt=fmt))
 
     def _prepare_fonts(self) -> None:
         """Load the system's font configuration into pygraphviz's bundled fontconfig, once.
@@ -178,41 +235,33 @@ def _render_in_child(source: str, fmt: str) -> bytes:
         child.kill()
         child.wait()
         if isinstance(stopped, subprocess.TimeoutExpired):
-            raise LayoutTooSlow(TOO_LONG) from None
+            raise LayoutTooSlow(too_long()) from None
         if isinstance(stopped, KeyboardInterrupt):  # Interrupt kernel
             # Raised afresh, so that the traceback ends here rather than in subprocess's
             # internals: shorter to read, and quicker for IPython to format.
-            raise KeyboardInterrupt(choose(INTERRUPTED)) from None
+            raise KeyboardInterrupt(MESSAGES.say("interrupted")) from None
         raise
     if hasattr(signal, "SIGALRM") and child.returncode == -signal.SIGALRM:
-        raise LayoutTooSlow(TOO_LONG)
+        raise LayoutTooSlow(too_long())
     if child.returncode < 0:  # ended by a signal: Graphviz crashed (SIGSEGV) or asserted (SIGABRT)
-        raise RenderError(
-            f"Graphviz crashed on this DOT ({_signal_name(-child.returncode)}) before it finished "
-            f"the {fmt} picture."
-        )
+        signal_name = _signal_name(-child.returncode)
+        raise RenderError(MESSAGES.say("crashed", signal=signal_name, fmt=fmt))
     if child.returncode != 0:
-        message = errors.decode("utf-8", "replace").strip().splitlines()
-        detail = f" It said: {message[-1]}" if message else ""
-        raise RenderError(f"Graphviz could not draw this graph as {fmt}.{detail}")
+        raise RenderError(_could_not_draw("could_not_draw", fmt, errors))
     return output
 
 
 def _child_command(fmt: str) -> list[str]:
-    """The child process that renders: this module run as a program (see `_child_main`)."""
-    return [sys.executable, "-m", __name__, fmt]
+    """The child process that renders: this module run as a program (see `_child_main`), told
+    the language to speak should it fail."""
+    return [sys.executable, "-m", __name__, fmt, get_language()]
 
 
 def _render_with_dot_program(source: str, fmt: str) -> bytes:
     """Render with Graphviz's ``dot`` program: a child process, bounded and interruptible."""
     program = shutil.which("dot")
     if program is None:
-        raise GraphvizNotFound(
-            "Drawing needs Graphviz, and none was found: pygraphviz cannot be imported and the "
-            "Graphviz `dot` program is not on PATH. Fix either one: `pip install pygraphviz` "
-            "(its wheels include Graphviz), or install Graphviz (apt-get install graphviz, brew "
-            "install graphviz or conda install graphviz). The DOT text is in .source meanwhile."
-        )
+        raise GraphvizNotFound(MESSAGES.say("not_found"))
     try:
         # run() kills the child if the wait is interrupted (KeyboardInterrupt) or times out.
         done = subprocess.run(
@@ -222,12 +271,18 @@ def _render_with_dot_program(source: str, fmt: str) -> bytes:
             timeout=CHILD_SECONDS,
         )
     except subprocess.TimeoutExpired:
-        raise LayoutTooSlow(TOO_LONG) from None
+        raise LayoutTooSlow(too_long()) from None
     if done.returncode != 0:
-        message = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        detail = f" It said: {message[-1]}" if message else ""
-        raise RenderError(f"Graphviz's dot program could not draw this graph as {fmt}.{detail}")
+        raise RenderError(_could_not_draw("dot_could_not_draw", fmt, done.stderr))
     return done.stdout
+
+
+def _could_not_draw(key: str, fmt: str, errors: bytes) -> str:
+    """The text ``key`` of a failed render, with the last line the renderer wrote, if any."""
+    said = errors.decode("utf-8", "replace").strip().splitlines()
+    if not said:
+        return MESSAGES.say(key, fmt=fmt)
+    return MESSAGES.say(f"{key}_said", fmt=fmt, said=said[-1])
 
 
 def _signal_name(number: int) -> str:
@@ -245,8 +300,9 @@ def _pygraphviz() -> Any:
     return pygraphviz
 
 
-def _child_main(fmt: str) -> int:
+def _child_main(fmt: str, language: str = "en") -> int:
     """The child process: DOT on stdin, the picture on stdout, and a deadline of its own."""
+    set_language(language)  # its error, on stderr, is quoted to the learner
     # Interrupt kernel signals the kernel's whole process group, this child included: end at
     # once, even inside Graphviz's C code, where Python's KeyboardInterrupt would wait for it to
     # return (and the kernel, seeing its child still running, waits a quarter second more).
@@ -265,4 +321,4 @@ def _child_main(fmt: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(_child_main(sys.argv[1]))
+    sys.exit(_child_main(*sys.argv[1:]))

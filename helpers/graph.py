@@ -49,6 +49,7 @@ from helpers._graph_model import (
     why_nodes_safe_to_see,
 )
 from helpers._graphviz import GraphvizNotFound, LayoutTooSlow, RenderError
+from helpers.language import Catalogue
 
 __all__ = [
     "BOX_STYLES",
@@ -81,6 +82,174 @@ MAX_SECONDS = 30.0
 SUGGESTED_SECONDS = 10.0
 
 Names = Mapping[str, Any] | Iterable[tuple[str, Any]]
+
+# What draw and a Drawing say to a learner: errors about what they were given, the picture that
+# cannot be made, and a Drawing's text. What the picture itself says is CAPTIONS, in
+# helpers._graph_model. Doubled braces are literal ones: texts are filled with str.format. Keys
+# are joined with "_": tests/test_messages.py takes two words in a raise for an English sentence.
+_TEXTS = {
+    # --- what draw() was given
+    "got_none": {
+        "en": "draw() got None instead of a tensor. Pass the tensor whose graph you want, e.g. "
+        "draw(loss); a function that forgets to `return` its result gives None.",
+        "zh": "draw() 收到的是 None，而不是张量。请传入你想看其计算图的那个张量，例如 draw(loss)；"
+        "忘了 `return` 结果的函数返回的就是 None。",
+    },
+    "not_a_tensor": {
+        "en": "draw() needs a tensor or a list of tensors, not a {got}.",
+        "zh": "draw() 需要一个张量或一个张量列表，而不是 {got}。",
+    },
+    "number_has_no_graph": {
+        "en": "draw() needs a tensor or a list of tensors, not a {got}. A Python number (from "
+        ".item() or float()) has no graph: draw the tensor.",
+        "zh": "draw() 需要一个张量或一个张量列表，而不是 {got}。Python 数字（来自 .item() 或 "
+        "float()）没有计算图：请画张量本身。",
+    },
+    "empty_list": {
+        "en": "draw() got an empty list: pass at least one tensor, e.g. draw([y1, y2]).",
+        "zh": "draw() 收到了一个空列表：请至少传入一个张量，例如 draw([y1, y2])。",
+    },
+    "item_not_a_tensor": {
+        "en": "draw() got a list whose item {position} is a {got}, not a tensor: pass only "
+        "tensors.",
+        "zh": "draw() 收到的列表中，第 {position} 项是 {got}，不是张量：列表里只能放张量。",
+    },
+    "not_true_or_false": {
+        "en": "{option} takes True or False, not {value!r}.",
+        "zh": "{option} 只接受 True 或 False，不接受 {value!r}。",
+    },
+    "bad_max_nodes": {
+        "en": "max_nodes must be a positive whole number or None, not {value!r}.",
+        "zh": "max_nodes 必须是正整数或 None，不能是 {value!r}。",
+    },
+    "bad_direction": {
+        "en": 'direction must be "forward" or "backward", not {value!r}.',
+        "zh": 'direction 必须是 "forward" 或 "backward"，不能是 {value!r}。',
+    },
+    # --- names=
+    "names_is_a_tensor": {
+        "en": "names must be a dict {{name: tensor}} or (name, tensor) pairs, not a tensor: e.g. "
+        "names={{'w': w}}. The tensor to draw comes first: draw(y, names={{'w': w}}).",
+        "zh": "names 必须是字典 {{name: tensor}} 或 (name, tensor) 二元组，不能是张量：例如 "
+        "names={{'w': w}}。要画的张量是第一个参数：draw(y, names={{'w': w}})。",
+    },
+    "names_of_the_wrong_kind": {
+        "en": "names must be a dict {{name: tensor}} or (name, tensor) pairs such as "
+        "model.named_parameters(), and got {got}: e.g. names={{'w': w}}.",
+        "zh": "names 必须是字典 {{name: tensor}}，或者像 model.named_parameters() 那样的 "
+        "(name, tensor) 二元组，但收到的是 {got}：例如 names={{'w': w}}。",
+    },
+    "names_not_pairs": {
+        "en": "names must be a dict {{name: tensor}} or (name, tensor) pairs such as "
+        "model.named_parameters(), not a sequence of {got}.",
+        "zh": "names 必须是字典 {{name: tensor}}，或者像 model.named_parameters() 那样的 "
+        "(name, tensor) 二元组，不能是由 {got} 组成的序列。",
+    },
+    "named_value_not_a_tensor": {
+        "en": "names[{name!r}] is a {got}, not a tensor: names map a name to the tensor (or the "
+        "module, for its parameters) it labels.",
+        "zh": "names[{name!r}] 是 {got}，不是张量：names 把一个名字对应到它所标注的张量"
+        "（或者模块，用来给模块的参数命名）。",
+    },
+    # --- highlight= and edge_labels=
+    "highlight_not_a_node": {
+        "en": "highlight= takes an autograd Node such as y.grad_fn (or None), not a {got}.",
+        "zh": "highlight= 需要一个 autograd 节点，例如 y.grad_fn（或者 None），不能是 {got}。",
+    },
+    "highlight_not_in_graph": {
+        "en": "highlight: this {got} is not in the graph being drawn (it cannot be reached from "
+        "the tensors passed to draw()).",
+        "zh": "highlight：这个 {got} 不在要画的计算图里（从传给 draw() 的张量出发到达不了它）。",
+    },
+    "edge_labels_not_a_dict": {
+        "en": "edge_labels takes a dict {{(node, next_node): text}}, e.g. "
+        "{{(y.grad_fn, y.grad_fn.next_functions[0][0]): 'grad 2.0'}}, and got {got}.",
+        "zh": "edge_labels 需要一个字典 {{(node, next_node): text}}，例如 "
+        "{{(y.grad_fn, y.grad_fn.next_functions[0][0]): 'grad 2.0'}}，但收到的是 {got}。",
+    },
+    "edge_labels_keys": {
+        "en": "edge_labels keys are pairs of autograd Nodes, (node, next_node), e.g. "
+        "(y.grad_fn, y.grad_fn.next_functions[0][0]).",
+        "zh": "edge_labels 的键是由两个 autograd 节点组成的二元组 (node, next_node)，例如 "
+        "(y.grad_fn, y.grad_fn.next_functions[0][0])。",
+    },
+    "edge_not_joined": {
+        "en": "edge_labels: {first} and {second} are not joined by an edge: one of them must "
+        "appear in the other's next_functions.",
+        "zh": "edge_labels：{first} 和 {second} 之间没有边相连：其中一个必须出现在另一个的 "
+        "next_functions 里。",
+    },
+    "edge_not_in_graph": {
+        "en": "edge_labels: the edge {node} -> {next_node} is not in the graph being drawn (it "
+        "cannot be reached from the tensors passed).",
+        "zh": "edge_labels：边 {node} -> {next_node} 不在要画的计算图里（从传入的张量出发到达不了"
+        "它）。",
+    },
+    # --- a picture too big to make (GraphTooLarge)
+    "too_large": {
+        "en": "This picture is too big to lay out: {asked} of the graph's {total:,} autograd "
+        "nodes make {boxes:,} boxes over {rows:,} rows, which Graphviz would take about "
+        "{seconds:,.0f} s to place (the limit is {limit:.0f} s). Draw the part nearest the "
+        "output instead, e.g. draw(..., max_nodes={smaller}), or call draw() without max_nodes "
+        "for a quick picture. The DOT text is in this error's .source, for other tools.",
+        "zh": "这张图太大，排不了版：计算图共有 {total:,} 个 autograd 节点，画出{asked}会得到"
+        "分布在 {rows:,} 行上的 {boxes:,} 个框，Graphviz 大约要花 {seconds:,.0f} 秒来摆放"
+        "（上限是 {limit:.0f} 秒）。请改画离输出最近的那一部分，例如 "
+        "draw(..., max_nodes={smaller})；或者不带 max_nodes 调用 draw()，很快就能得到一张图。"
+        "DOT 文本在这个错误的 .source 中，可以交给别的工具。",
+    },
+    "all_of_them": {"en": "all", "zh": "全部节点"},
+    "some_of_them": {"en": "{count:,}", "zh": "其中 {count:,} 个"},
+    "too_many_nodes": {
+        "en": "This graph has more than {seen:,} autograd nodes, and {why}. Draw the part "
+        "nearest the output: draw() without max_nodes, or with max_nodes={most} at most.",
+        "zh": "这张计算图有超过 {seen:,} 个 autograd 节点，而{why}。请画离输出最近的那一部分："
+        "不带 max_nodes 调用 draw()，或者传入 max_nodes={most} 或更小的数。",
+    },
+    # --- to_dot() and a Drawing
+    "to_dot_takes_a_graph": {
+        "en": "to_dot takes the Graph that build() returns, and got {got}: to_dot(build(y)), or "
+        "draw(y) for the picture.",
+        "zh": "to_dot 需要 build() 返回的 Graph，但收到的是 {got}：请写 to_dot(build(y))；"
+        "要直接得到图片，就用 draw(y)。",
+    },
+    "drawing_takes_text": {
+        "en": "Drawing takes DOT text (a str), and got {got}: draw(y) makes the Drawing of a "
+        "tensor's graph.",
+        "zh": "Drawing 需要 DOT 文本（一个 str），但收到的是 {got}：一个张量的计算图的 Drawing "
+        "由 draw(y) 来生成。",
+    },
+    "bad_suffix": {
+        "en": "Cannot save a drawing as {name!r}: use a .svg, .png or .dot name.",
+        "zh": "无法把绘图保存为 {name!r}：请用以 .svg、.png 或 .dot 结尾的文件名。",
+    },
+    "own_dot_too_slow": {
+        "en": "{error} The DOT text is in .source.",
+        "zh": "{error}DOT 文本在 .source 中。",
+    },
+    "too_slow": {
+        "en": "{error} Draw a smaller part of the graph, draw(y, max_nodes=...) with fewer nodes "
+        "than this picture has, or call draw(y) without max_nodes for a quick picture. The DOT "
+        "text is in .source.",
+        "zh": "{error}请画计算图的一小部分：用 draw(y, max_nodes=...)，节点比这张图少；"
+        "或者不带 max_nodes 调用 draw(y)，很快就能得到一张图。DOT 文本在 .source 中。",
+    },
+    "render_failed": {
+        "en": "{error} Its DOT text is in .source.",
+        "zh": "{error}它的 DOT 文本在 .source 中。",
+    },
+    "render_failed_svg_may_work": {
+        "en": "{error} Its DOT text is in .source. .svg() or saving as .svg or .dot may still "
+        "work.",
+        "zh": "{error}它的 DOT 文本在 .source 中。用 .svg()，或者存成 .svg 或 .dot 文件，"
+        "也许仍然可行。",
+    },
+    "drawing": {
+        "en": "<Drawing of an autograd graph: .source is its DOT text, .svg() renders it>",
+        "zh": "<自动求导计算图的绘图：.source 是它的 DOT 文本，.svg() 把它渲染出来>",
+    },
+}
+MESSAGES = Catalogue("helpers.graph.messages", _TEXTS)
 
 
 class GraphTooLarge(ValueError):
@@ -186,11 +355,8 @@ def draw(
         show_values=show_values, show_grads=show_grads, show_saved=show_saved
     )
     if edge_labels is not None and not isinstance(edge_labels, Mapping):
-        raise TypeError(
-            "edge_labels takes a dict {(node, next_node): text}, e.g. "
-            f"{{(y.grad_fn, y.grad_fn.next_functions[0][0]): 'grad 2.0'}}, and got "
-            f"{type(edge_labels).__name__}."
-        )
+        got = type(edge_labels).__name__
+        raise TypeError(MESSAGES.say("edge_labels_not_a_dict", got=got))
     request = _Request(_roots(output), resolve_names(names), options, edge_labels or {})
     model, layout = _build(request, _checked(max_nodes))
     layout = layout or request.plan(model)
@@ -214,10 +380,7 @@ class Drawing:
 
     def __init__(self, source: str, estimated_seconds: float | None = None) -> None:
         if not isinstance(source, str):
-            raise TypeError(
-                f"Drawing takes DOT text (a str), and got {type(source).__name__}: draw(y) "
-                "makes the Drawing of a tensor's graph."
-            )
+            raise TypeError(MESSAGES.say("drawing_takes_text", got=type(source).__name__))
         self.source = source
         self.estimated_seconds = estimated_seconds
         self._svg: str | None = None
@@ -239,33 +402,25 @@ class Drawing:
         elif suffix == ".png":
             path.write_bytes(self._render("png"))
         else:
-            raise ValueError(
-                f"Cannot save a drawing as {path.name!r}: use a .svg, .png or .dot name."
-            )
+            raise ValueError(MESSAGES.say("bad_suffix", name=path.name))
         return path
 
     def _render(self, fmt: str) -> bytes:
         try:
             return _graphviz.render(self.source, fmt, self.estimated_seconds)
         except LayoutTooSlow as error:
-            if self.estimated_seconds is None:  # DOT of one's own: draw's options do not apply
-                raise LayoutTooSlow(f"{error} The DOT text is in .source.") from None
-            raise LayoutTooSlow(
-                f"{error} Draw a smaller part of the graph, draw(y, max_nodes=...) with fewer "
-                "nodes than this picture has, or call draw(y) without max_nodes for a quick "
-                "picture. The DOT text is in .source."
-            ) from None
+            # DOT of one's own: draw's options do not apply.
+            advice = "own_dot_too_slow" if self.estimated_seconds is None else "too_slow"
+            raise LayoutTooSlow(MESSAGES.say(advice, error=error)) from None
         except RenderError as error:
-            advice = f"{error} Its DOT text is in .source."
-            if fmt != "svg":
-                advice += " .svg() or saving as .svg or .dot may still work."
-            raise RenderError(advice) from None
+            advice = "render_failed" if fmt == "svg" else "render_failed_svg_may_work"
+            raise RenderError(MESSAGES.say(advice, error=error)) from None
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
         return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
 
     def __repr__(self) -> str:
-        return "<Drawing of an autograd graph: .source is its DOT text, .svg() renders it>"
+        return MESSAGES.say("drawing")
 
 
 # --- the model, kept quick to lay out ----------------------------------------------------------
@@ -300,7 +455,7 @@ def plan_layout(graph: Graph, edge_labels: Mapping[tuple[Any, Any], str] | None 
 def _checked_options(**options: Any) -> dict[str, bool]:
     for name, value in options.items():
         if not isinstance(value, bool):
-            raise TypeError(f"{name} takes True or False, not {value!r}.")
+            raise TypeError(MESSAGES.say("not_true_or_false", option=name, value=value))
     return options
 
 
@@ -308,7 +463,7 @@ def _checked(max_nodes: Any) -> int | None:
     if max_nodes is not None and (
         isinstance(max_nodes, bool) or not isinstance(max_nodes, int) or max_nodes < 1
     ):
-        raise ValueError(f"max_nodes must be a positive whole number or None, not {max_nodes!r}.")
+        raise ValueError(MESSAGES.say("bad_max_nodes", value=max_nodes))
     return max_nodes
 
 
@@ -367,15 +522,18 @@ def _cut_note(model: Graph, more: int | None) -> str:
     else:
         note = caption("cut, more beyond", kept=kept, hidden=hidden, seen=NODES_SAFE_TO_SEE)
     if model.roots_hidden:
-        note += " " + caption("outputs cut", hidden=model.roots_hidden, total=model.roots)
+        outputs = caption("outputs cut", hidden=model.roots_hidden, total=model.roots)
+        note = caption("then", first=note, second=outputs)
     if more is None:
-        return f"{note} {caption('draw all')}"
-    if more <= kept:
-        return f"{note} {caption('no more')}"
-    # With all of a graph walked, drawing all of it is what takes too long; else the limit
-    # the note just named stops it first.
-    offer = "draw more" if model.walked_all else "draw more of many"
-    return f"{note} {caption(offer, more=more)}"
+        offer = caption("draw all")
+    elif more <= kept:
+        offer = caption("no more")
+    else:
+        # With all of a graph walked, drawing all of it is what takes too long; else the limit
+        # the note just named stops it first.
+        key = "draw more" if model.walked_all else "draw more of many"
+        offer = caption(key, more=more)
+    return caption("then", first=note, second=offer)
 
 
 def _quick_max_nodes(request: _Request, model: Graph, seconds: float) -> int | None:
@@ -399,22 +557,28 @@ def _quick_max_nodes(request: _Request, model: Graph, seconds: float) -> int | N
 
 
 def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None, smaller: int) -> str:
-    asked = "all" if max_nodes is None else f"{model.drawn_nodes:,}"
-    return (
-        f"This picture is too big to lay out: {asked} of the graph's {model.total_nodes:,} "
-        f"autograd nodes make {len(model.nodes):,} boxes over {layout.rows:,} rows, which "
-        f"Graphviz would take about {layout.estimated_seconds:,.0f} s to place (the limit is "
-        f"{MAX_SECONDS:.0f} s). Draw the part nearest the output instead, e.g. "
-        f"draw(..., max_nodes={smaller}), or call draw() without max_nodes for a quick "
-        "picture. The DOT text is in this error's .source, for other tools."
+    if max_nodes is None:
+        asked = MESSAGES.say("all_of_them")
+    else:
+        asked = MESSAGES.say("some_of_them", count=model.drawn_nodes)
+    return MESSAGES.say(
+        "too_large",
+        asked=asked,
+        total=model.total_nodes,
+        boxes=len(model.nodes),
+        rows=layout.rows,
+        seconds=layout.estimated_seconds,
+        limit=MAX_SECONDS,
+        smaller=smaller,
     )
 
 
 def _too_many_nodes_message(model: Graph) -> str:
-    return (
-        f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and "
-        f"{why_nodes_safe_to_see()}. Draw the part nearest the output: draw() without max_nodes, "
-        f"or with max_nodes={model.walked_nodes} at most."
+    return MESSAGES.say(
+        "too_many_nodes",
+        seen=NODES_SAFE_TO_SEE,
+        why=why_nodes_safe_to_see(),
+        most=model.walked_nodes,
     )
 
 
@@ -433,26 +597,18 @@ def _roots(output: Any) -> list[torch.Tensor]:
     if isinstance(output, torch.Tensor):
         return [output]
     if output is None:
-        raise TypeError(
-            "draw() got None instead of a tensor. Pass the tensor whose graph you want, e.g. "
-            "draw(loss); a function that forgets to `return` its result gives None."
-        )
+        raise TypeError(MESSAGES.say("got_none"))
     if not isinstance(output, (list, tuple)):
-        hint = ""
-        if isinstance(output, (int, float, complex)):
-            hint = " A Python number (from .item() or float()) has no graph: draw the tensor."
-        raise TypeError(
-            f"draw() needs a tensor or a list of tensors, not a {type(output).__name__}.{hint}"
-        )
+        number = isinstance(output, (int, float, complex))  # from .item() or float()
+        kind = "number_has_no_graph" if number else "not_a_tensor"
+        raise TypeError(MESSAGES.say(kind, got=type(output).__name__))
     if not output:
-        raise ValueError("draw() got an empty list: pass at least one tensor, e.g. draw([y1, y2]).")
+        raise ValueError(MESSAGES.say("empty_list"))
     roots: list[torch.Tensor] = []
     for position, item in enumerate(output):
         if not isinstance(item, torch.Tensor):
-            raise TypeError(
-                f"draw() got a list whose item {position} is a {type(item).__name__}, "
-                "not a tensor: pass only tensors."
-            )
+            got = type(item).__name__
+            raise TypeError(MESSAGES.say("item_not_a_tensor", position=position, got=got))
         if not any(item is root for root in roots):
             roots.append(item)
     return roots
@@ -483,33 +639,22 @@ def _explicit_names(names: Names | None) -> list[tuple[str, torch.Tensor]]:
     if names is None:
         return []
     if isinstance(names, torch.Tensor):
-        raise TypeError(
-            "names must be a dict {name: tensor} or (name, tensor) pairs, not a tensor: "
-            "e.g. names={'w': w}. The tensor to draw comes first: draw(y, names={'w': w})."
-        )
+        raise TypeError(MESSAGES.say("names_is_a_tensor"))
     if isinstance(names, (str, bytes)) or not isinstance(names, Iterable):
-        raise TypeError(
-            "names must be a dict {name: tensor} or (name, tensor) pairs such as "
-            f"model.named_parameters(), and got {type(names).__name__}: e.g. names={{'w': w}}."
-        )
+        raise TypeError(MESSAGES.say("names_of_the_wrong_kind", got=type(names).__name__))
     pairs = names.items() if isinstance(names, Mapping) else names
     result: list[tuple[str, torch.Tensor]] = []
     for pair in pairs:
         if not (isinstance(pair, (tuple, list)) and len(pair) == 2):
-            raise TypeError(
-                "names must be a dict {name: tensor} or (name, tensor) pairs such as "
-                f"model.named_parameters(), not a sequence of {type(pair).__name__}."
-            )
+            raise TypeError(MESSAGES.say("names_not_pairs", got=type(pair).__name__))
         name, value = pair
         if isinstance(value, torch.Tensor):
             result.append((str(name), value))
         elif isinstance(value, torch.nn.Module):
             result.extend(_parameters_of(str(name), value))
         else:
-            raise TypeError(
-                f"names[{name!r}] is a {type(value).__name__}, not a tensor: names map a "
-                "name to the tensor (or the module, for its parameters) it labels."
-            )
+            got = type(value).__name__
+            raise TypeError(MESSAGES.say("named_value_not_a_tensor", name=name, got=got))
     return result
 
 
@@ -614,12 +759,9 @@ def to_dot(
     ``layout`` is the graph's `helpers._graph_layout.Plan`, when it was already made.
     """
     if not isinstance(graph, Graph):
-        raise TypeError(
-            f"to_dot takes the Graph that build() returns, and got {type(graph).__name__}: "
-            "to_dot(build(y)), or draw(y) for the picture."
-        )
+        raise TypeError(MESSAGES.say("to_dot_takes_a_graph", got=type(graph).__name__))
     if direction not in ("forward", "backward"):
-        raise ValueError(f'direction must be "forward" or "backward", not {direction!r}.')
+        raise ValueError(MESSAGES.say("bad_direction", value=direction))
     labels = _edge_label_texts(graph, edge_labels or {})
     layout = layout or plan(graph, labels)
     notes = graph.notes if direction == "forward" else [caption("backward"), *graph.notes]
@@ -805,19 +947,13 @@ def _highlighted_boxes(graph: Graph, highlight: Any) -> set[str]:
     if highlight is None:
         return set()
     if not isinstance(highlight, torch.autograd.graph.Node):
-        raise TypeError(
-            f"highlight= takes an autograd Node such as y.grad_fn (or None), "
-            f"not a {type(highlight).__name__}."
-        )
+        raise TypeError(MESSAGES.say("highlight_not_a_node", got=type(highlight).__name__))
     box = graph.find(highlight)
     if box is not None:
         return {node.id for node in graph.nodes if node.id == box.id or node.same_as == box.id}
     if graph.cut_off(highlight):
         return set()  # cut off by max_nodes: nothing to highlight in the picture
-    raise ValueError(
-        f"highlight: this {type(highlight).__name__} is not in the graph being drawn "
-        "(it cannot be reached from the tensors passed to draw())."
-    )
+    raise ValueError(MESSAGES.say("highlight_not_in_graph", got=type(highlight).__name__))
 
 
 def _edge_label_texts(
@@ -834,10 +970,8 @@ def _edge_label_texts(
         if id(node) not in box_of or id(next_node) not in box_of:
             if graph.cut_off(node) or graph.cut_off(next_node):
                 continue  # cut off by max_nodes
-            raise ValueError(
-                f"edge_labels: the edge {type(node).__name__} -> {type(next_node).__name__} is "
-                "not in the graph being drawn (it cannot be reached from the tensors passed)."
-            )
+            edge = {"node": type(node).__name__, "next_node": type(next_node).__name__}
+            raise ValueError(MESSAGES.say("edge_not_in_graph", **edge))
         pair = (box_of[id(node)], box_of[id(next_node)])
         texts[pair] = tuple(map(str, text)) if isinstance(text, (list, tuple)) else str(text)
     return texts
@@ -847,19 +981,14 @@ def _oriented(key: Any) -> tuple[Any, Any]:
     """(node, next_node) from an edge_labels key given in either order."""
     Node = torch.autograd.graph.Node
     if not (isinstance(key, tuple) and len(key) == 2 and all(isinstance(k, Node) for k in key)):
-        raise TypeError(
-            "edge_labels keys are pairs of autograd Nodes, (node, next_node), e.g. "
-            "(y.grad_fn, y.grad_fn.next_functions[0][0])."
-        )
+        raise TypeError(MESSAGES.say("edge_labels_keys"))
     first, second = key
     if any(fn is second for fn, _ in first.next_functions):
         return first, second
     if any(fn is first for fn, _ in second.next_functions):
         return second, first
-    raise ValueError(
-        f"edge_labels: {type(first).__name__} and {type(second).__name__} are not joined by an "
-        "edge: one of them must appear in the other's next_functions."
-    )
+    pair = {"first": type(first).__name__, "second": type(second).__name__}
+    raise ValueError(MESSAGES.say("edge_not_joined", **pair))
 
 
 def _html(text: str) -> str:
@@ -891,7 +1020,7 @@ def _writable(text: str) -> str:
     the joiners and direction marks that emoji sequences and Persian or Hebrew are written with.
     A text over `LONGEST_TEXT` characters is cut there."""
     if len(text) > LONGEST_TEXT:
-        text = f"{text[:LONGEST_TEXT]}… ({len(text):,} characters)"
+        text = caption("text cut", text=text[:LONGEST_TEXT], length=len(text))
     if text.isprintable():
         return text
     return "".join(_writable_character(character) for character in text)

@@ -33,7 +33,8 @@ character they use (Noto Sans CJK, Source Han Sans, WenQuanYi, Microsoft YaHei, 
 see `_ChineseFont`), and English otherwise (Colab has none, for one), with the notebook's text
 around the picture saying in Chinese what the axes are. A title given per language,
 ``title={"en": "two-layer network", "zh": "两层网络"}``, follows the same rule. Text outside
-the picture (the line that keeps the live plot's place) is always in the chosen language.
+the picture (the line that keeps the live plot's place, every error and warning) is always in
+the chosen language.
 """
 
 from __future__ import annotations
@@ -60,7 +61,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.text import Text
 
-from helpers.language import LANGUAGES, get_language
+from helpers.language import LANGUAGES, Catalogue, get_language
 
 __all__ = ["LiveLossPlot", "plot_losses"]
 
@@ -80,8 +81,10 @@ _CAPTION_WIDTH = 56  # columns per line of the caption about skipped losses (a c
 _CLOSING_MARKS = set("，。、；：？！）」』”")  # never the first character of a line
 _OPENING_MARKS = set("（「『“")  # never the last
 
-# Every word a plot writes, in each language. Those drawn into a picture are Chinese only where
-# a font can draw them (`_picture_words`); "placeholder" is text in the notebook, never drawn.
+# Every word a plot draws into a picture, in each language. Language first, because a picture
+# takes all its words from one language: the chosen one where a font draws every character of
+# it, English otherwise (`_picture_words`). What is read as text instead (errors, the warning,
+# the live plot's placeholder) always follows the chosen language: it is in MESSAGES, below.
 WORDS: dict[str, dict[str, str]] = {
     "en": {
         "step": "step",
@@ -101,7 +104,6 @@ WORDS: dict[str, dict[str, str]] = {
         "cannot place (first at {where}).",
         "step goes back": "Skipped {losses} whose step does not come after the step drawn "
         "before it (first at {where}): count steps with one counter for the whole run.",
-        "placeholder": "(the loss curve is drawn here while the loop runs)",
     },
     "zh": {
         "step": "步数",
@@ -119,9 +121,139 @@ WORDS: dict[str, dict[str, str]] = {
         "在{where}）。",
         "step goes back": "跳过了 {losses}步数不大于上一个已画出步数的损失（第一个在{where}）："
         "整个训练请只用一个计数器记步数。",
-        "placeholder": "（训练循环运行时，损失曲线会画在这里）",
     },
 }
+# What the plots say outside the picture, in the chosen language whatever the fonts.
+_TEXTS = {
+    "placeholder": {
+        "en": "(the loss curve is drawn here while the loop runs)",
+        "zh": "（训练循环运行时，损失曲线会画在这里）",
+    },
+    # --- plot_losses: the losses and steps it is given
+    "no_runs": {
+        "en": "There is nothing to plot: the dict of runs is empty. "
+        "Give at least one run, e.g. {{'training': losses}}.",
+        "zh": "没有可画的东西：存放各次运行的 dict 是空的。请至少给出一次运行，"
+        "例如 {{'training': losses}}。",
+    },
+    # Filled into {run} below: nothing for a single run.
+    "of_run": {"en": " of run {name}", "zh": "运行 {name} 的"},
+    "not_a_list": {
+        "en": "Expected a list of losses{run}, got {value} ({type}). "
+        "Collect one number per step: losses.append(loss.item()).",
+        "zh": "{run}损失应当是一个列表，这里得到的却是 {value}（{type}）。"
+        "请每一步收集一个数：losses.append(loss.item())。",
+    },
+    "no_losses": {
+        "en": "There is nothing to plot: the list of losses{run} is empty. "
+        "Did the training loop run, and append loss.item() at each step?",
+        "zh": "没有可画的东西：{run}损失列表是空的。训练循环运行了吗？"
+        "每一步都把 loss.item() 追加到列表里了吗？",
+    },
+    "steps_and_losses_differ": {
+        "en": "There are {losses} losses{run} but {steps} steps: give exactly one step per loss.",
+        "zh": "{run}损失有 {losses} 个，步数却有 {steps} 个：每个损失要正好对应一个步数。",
+    },
+    "step_not_whole": {
+        "en": "A step must be a whole number such as 0, 1, 2, ..., got {value} ({type}).",
+        "zh": "步数必须是整数，例如 0、1、2……，这里得到的却是 {value}（{type}）。",
+    },
+    "step_too_large": {
+        "en": "The step {value} is too large to draw on an axis. "
+        "Count steps with one counter that starts at 0.",
+        "zh": "步数 {value} 太大，坐标轴上画不出来。请用一个从 0 开始的计数器记步数。",
+    },
+    "steps_go_back": {
+        "en": "Steps must increase, but step {step} comes after step {previous}. "
+        "Count steps with one counter for the whole run.",
+        "zh": "步数必须递增，但第 {step} 步排在第 {previous} 步之后。"
+        "整个训练请只用一个计数器记步数。",
+    },
+    # --- one number: a loss, or a step of the live plot; {what} starts the sentence
+    "the_step": {"en": "The step", "zh": "这个步数"},
+    "loss_at_step": {"en": "The loss at step {step}", "zh": "第 {step} 步的损失"},
+    "loss_at_step_of_run": {
+        "en": "The loss at step {step} of run {run}",
+        "zh": "运行 {run} 第 {step} 步的损失",
+    },
+    "meta_tensor": {
+        "en": "{what} is a meta tensor: it has a shape and a dtype but holds no numbers, so "
+        "there is no value to plot. Compute it from tensors on a real device (cpu, cuda), "
+        "not device='meta'.",
+        "zh": "{what}是一个 meta 张量：它有形状和 dtype，却不存放任何数，所以没有值可画。"
+        "请用真实设备（cpu、cuda）上的张量来计算它，不要用 device='meta'。",
+    },
+    "several_numbers": {
+        "en": "{what} is a tensor or array of several numbers; a loss is one number "
+        "per step. Record loss.item() after computing the (summed) loss.",
+        "zh": "{what}是含有多个数的张量或数组，而损失每一步只有一个数。"
+        "请先算出（求和后的）损失，再记录 loss.item()。",
+    },
+    "not_a_number": {
+        "en": "{what} is {value} ({type}), not a number. "
+        "Record numbers, e.g. losses.append(loss.item()).{several_runs}",
+        "zh": "{what}是 {value}（{type}），不是一个数。"
+        "请记录数值，例如 losses.append(loss.item())。{several_runs}",
+    },
+    "several_runs": {
+        "en": " To plot several runs, pass a dict: {{'run a': losses_a, 'run b': losses_b}}.",
+        "zh": "要画多次运行，请传入一个 dict：{{'run a': losses_a, 'run b': losses_b}}。",
+    },
+    "live_step_not_a_number": {
+        "en": "A step must be a number such as 0, 1, 2, ... (or an epoch such as 1.5), "
+        "got {value} ({type}).",
+        "zh": "步数必须是一个数，例如 0、1、2……（也可以是 1.5 这样的轮数，即 epoch），"
+        "这里得到的却是 {value}（{type}）。",
+    },
+    # --- the title; {example} is _TITLE_EXAMPLE
+    "title_not_text": {
+        "en": 'title must be a text, such as "two-layer network", or one text per language, '
+        "such as {example}; got {value} ({type}).",
+        "zh": 'title 必须是一段文字，例如 "two-layer network"，或者每种语言各一段文字，'
+        "例如 {example}；这里得到的却是 {value}（{type}）。",
+    },
+    "title_unknown_language": {
+        "en": "title has an entry for {language}, which is not a language the helpers speak "
+        "({known}). Give the title in those, such as {example}.",
+        "zh": "title 里有一项是 {language}，但辅助工具不会这种语言（它们会的是 {known}）。"
+        "请只用这些语言给出标题，例如 {example}。",
+    },
+    "title_entry_not_text": {
+        "en": "title[{language}] must be a text, got {value} ({type}). "
+        "Give one text per language, such as {example}.",
+        "zh": "title[{language}] 必须是一段文字，这里得到的却是 {value}（{type}）。"
+        "请每种语言各给一段文字，例如 {example}。",
+    },
+    "title_without_english": {
+        "en": "title has no English entry, {value}: it is the title wherever the chosen "
+        "language's cannot be drawn (no font for its characters). Add one, such as {example}.",
+        "zh": 'title 里没有英文（"en"）的一项：{value}。所选语言的标题画不出来时'
+        "（没有能显示它的字符的字体），图上用的就是英文标题。请补上这一项，例如 {example}。",
+    },
+    # --- the live plot
+    "every_seconds_not_a_number": {
+        "en": "every_seconds must be a number of seconds, got {value}.",
+        "zh": "every_seconds 必须是一个秒数，这里得到的却是 {value}。",
+    },
+    "every_seconds_negative": {
+        "en": "every_seconds must be 0 or more, got {value}.",
+        "zh": "every_seconds 必须大于或等于 0，这里得到的却是 {value}。",
+    },
+    "finished": {
+        "en": "This live plot is finished: its final curve is drawn. "
+        "Create a new LiveLossPlot for a new training run.",
+        "zh": "这个实时损失图已经结束，最终的曲线已经画好。新的一次训练请新建一个 LiveLossPlot。",
+    },
+    # matplotlib's own words ({error}) are quoted in Chinese, as PyTorch's are.
+    "stops_redrawing": {
+        "en": "The live plot could not draw the loss curve ({error_type}: {error}), so it stops "
+        "redrawing. Training goes on, and every loss is still in .losses, with its step in .steps.",
+        "zh": "实时损失图画不出损失曲线（{error_type}：“{error}”），所以不再重画。训练照常进行，"
+        "每个损失仍然都在 .losses 里，它的步数在 .steps 里。",
+    },
+}
+MESSAGES = Catalogue("helpers.plot", _TEXTS)
+_TITLE_EXAMPLE = '{"en": "two-layer network", "zh": "两层网络"}'
 # Beyond 2**53 a float, which the axis works in, no longer tells neighbouring steps apart.
 _LARGEST_STEP = 2**53
 
@@ -204,9 +336,9 @@ class LiveLossPlot:
     ) -> None:
         _check_title(title)
         if isinstance(every_seconds, bool) or not isinstance(every_seconds, numbers.Real):
-            raise TypeError(f"every_seconds must be a number of seconds, got {every_seconds!r}.")
+            raise TypeError(MESSAGES.say("every_seconds_not_a_number", value=repr(every_seconds)))
         if not every_seconds >= 0:
-            raise ValueError(f"every_seconds must be 0 or more, got {every_seconds!r}.")
+            raise ValueError(MESSAGES.say("every_seconds_negative", value=repr(every_seconds)))
         self.log_y = log_y
         self.every_seconds = float(every_seconds)
         self.steps: list[float] = []  # as given: 3 stays an int, 1.5 a float
@@ -248,12 +380,9 @@ class LiveLossPlot:
         meta tensor (which holds no numbers).
         """
         if self._finished:
-            raise RuntimeError(
-                "This live plot is finished: its final curve is drawn. "
-                "Create a new LiveLossPlot for a new training run."
-            )
+            raise RuntimeError(MESSAGES.say("finished"))
         step = _as_live_step(step)
-        value = _as_loss(loss, f"at step {step}")
+        value = _as_loss(loss, MESSAGES.say("loss_at_step", step=step))
         self.steps.append(step)
         self.losses.append(value)
         last_drawn = self._drawn_steps[-1] if self._drawn_steps else None
@@ -317,9 +446,7 @@ class LiveLossPlot:
         self._gave_up = True
         self._next_redraw = math.inf  # no later step is ever time to redraw
         warnings.warn(
-            f"The live plot could not draw the loss curve ({type(error).__name__}: {error}), "
-            "so it stops redrawing. Training goes on, and every loss is still in .losses, with "
-            "its step in .steps.",
+            MESSAGES.say("stops_redrawing", error_type=type(error).__name__, error=error),
             stacklevel=4,  # from update: the learner's line that called it
         )
 
@@ -328,7 +455,7 @@ class LiveLossPlot:
 
         # A line of text takes the picture's place in the cell at the first step, so that the
         # curve sits above whatever the loop prints, however late the first picture comes.
-        placeholder = Pretty(WORDS[get_language()]["placeholder"])
+        placeholder = Pretty(MESSAGES.say("placeholder"))
         self._handle = self._display(placeholder, display_id=True)
 
     def _show(self) -> None:
@@ -453,7 +580,7 @@ _chinese_font = _ChineseFont()
 
 def _characters_beyond_ascii(texts: dict[str, str]) -> str:
     """The characters of the texts a picture draws that matplotlib's default font may lack."""
-    drawn = "".join(text for key, text in texts.items() if key != "placeholder")
+    drawn = "".join(texts.values())
     return "".join(sorted({character for character in drawn if ord(character) > 127}))
 
 
@@ -492,32 +619,34 @@ def _title_in(title: Title, language: str) -> str | None:
 
 
 def _check_title(title: object) -> None:
-    example = '{"en": "two-layer network", "zh": "两层网络"}'
     if title is None or isinstance(title, str):
         return
     if not isinstance(title, Mapping):
-        raise TypeError(
-            f'title must be a text, such as "two-layer network", or one text per language, '
-            f"such as {example}; got {reprlib.repr(title)} ({type(title).__name__})."
-        )
+        raise TypeError(_about_title("title_not_text", **_value_and_type(title)))
     for language, text in title.items():
         if language not in LANGUAGES:
             known = ", ".join(f'"{code}"' for code in LANGUAGES)
             raise ValueError(
-                f"title has an entry for {language!r}, which is not a language the helpers speak "
-                f"({known}). Give the title in those, such as {example}."
+                _about_title("title_unknown_language", language=repr(language), known=known)
             )
         if not isinstance(text, str):
             raise TypeError(
-                f"title[{language!r}] must be a text, got {reprlib.repr(text)} "
-                f"({type(text).__name__}). Give one text per language, such as {example}."
+                _about_title(
+                    "title_entry_not_text", language=repr(language), **_value_and_type(text)
+                )
             )
     if "en" not in title:
-        raise ValueError(
-            f"title has no English entry, {reprlib.repr(dict(title))}: it is the title wherever "
-            "the chosen language's cannot be drawn (no font for its characters). Add one, such "
-            f"as {example}."
-        )
+        raise ValueError(_about_title("title_without_english", value=reprlib.repr(dict(title))))
+
+
+def _about_title(key: str, **blanks: str) -> str:
+    """What MESSAGES says about a title, with an example of a title given per language."""
+    return MESSAGES.say(key, example=_TITLE_EXAMPLE, **blanks)
+
+
+def _value_and_type(value: object) -> dict[str, str]:
+    """The blanks {value} and {type} of a message about a value given: short, as code."""
+    return {"value": reprlib.repr(value), "type": type(value).__name__}
 
 
 def _label_axes(ax: Axes, log_y: bool, words: _Words) -> None:
@@ -652,32 +781,22 @@ def _as_runs(
     """Check the input of plot_losses; one run gets the empty name."""
     if isinstance(losses, Mapping):
         if not losses:
-            raise ValueError(
-                "There is nothing to plot: the dict of runs is empty. "
-                "Give at least one run, e.g. {'training': losses}."
-            )
-        return {
-            str(name): _as_curve(values, steps, f" of run {name!r}")
-            for name, values in losses.items()
-        }
-    return {"": _as_curve(losses, steps, "")}
+            raise ValueError(MESSAGES.say("no_runs"))
+        return {str(name): _as_curve(values, steps, name) for name, values in losses.items()}
+    return {"": _as_curve(losses, steps, None)}
 
 
-def _as_curve(values: Any, steps: Iterable[int] | None, run: str) -> Curve:
+def _as_curve(values: Any, steps: Iterable[int] | None, name: object) -> Curve:
+    """The steps and losses of one run: ``name`` in a dict of runs, or None when it is alone."""
+    run = "" if name is None else MESSAGES.say("of_run", name=repr(name))
     try:
         if isinstance(values, (str, bytes)):
             raise TypeError
         values = list(values)
     except TypeError:
-        raise TypeError(
-            f"Expected a list of losses{run}, got {reprlib.repr(values)} "
-            f"({type(values).__name__}). Collect one number per step: losses.append(loss.item())."
-        ) from None
+        raise TypeError(MESSAGES.say("not_a_list", run=run, **_value_and_type(values))) from None
     if not values:
-        raise ValueError(
-            f"There is nothing to plot: the list of losses{run} is empty. "
-            "Did the training loop run, and append loss.item() at each step?"
-        )
+        raise ValueError(MESSAGES.say("no_losses", run=run))
     if steps is None:
         x = list(range(len(values)))
     else:
@@ -686,79 +805,65 @@ def _as_curve(values: Any, steps: Iterable[int] | None, run: str) -> Curve:
             x.append(_as_step(step, previous=x[-1] if x else None))
     if len(x) != len(values):
         raise ValueError(
-            f"There are {len(values)} losses{run} but {len(x)} steps: "
-            "give exactly one step per loss."
+            MESSAGES.say("steps_and_losses_differ", losses=len(values), steps=len(x), run=run)
         )
-    return x, [
-        _as_loss(value, f"at step {step}{run}") for step, value in zip(x, values, strict=True)
-    ]
+    return x, [_as_loss(value, _loss_at(step, name)) for step, value in zip(x, values, strict=True)]
+
+
+def _loss_at(step: float, name: object) -> str:
+    """The loss at ``step`` of the run ``name`` (None: the only run), to start a sentence."""
+    if name is None:
+        return MESSAGES.say("loss_at_step", step=step)
+    return MESSAGES.say("loss_at_step_of_run", step=step, run=repr(name))
 
 
 def _as_step(step: Any, previous: int | None) -> int:
     # A step from a tensor of steps (torch.arange(0, 500, 10)) or a NumPy array is unwrapped.
-    step = _item(step, "The step")
+    step = _item(step, MESSAGES.say("the_step"))
     if isinstance(step, bool) or not isinstance(step, numbers.Integral):
-        raise TypeError(
-            f"A step must be a whole number such as 0, 1, 2, ..., got {reprlib.repr(step)} "
-            f"({type(step).__name__})."
-        )
+        raise TypeError(MESSAGES.say("step_not_whole", **_value_and_type(step)))
     if abs(step) > _LARGEST_STEP:
-        raise ValueError(
-            f"The step {reprlib.repr(step)} is too large to draw on an axis. "
-            "Count steps with one counter that starts at 0."
-        )
+        raise ValueError(MESSAGES.say("step_too_large", value=reprlib.repr(step)))
     if previous is not None and step <= previous:
-        raise ValueError(
-            f"Steps must increase, but step {step} comes after step {previous}. "
-            "Count steps with one counter for the whole run."
-        )
+        raise ValueError(MESSAGES.say("steps_go_back", step=step, previous=previous))
     return int(step)
 
 
 def _as_live_step(step: Any) -> float:
     """A step of the live plot as a Python number: any real number, or a tensor of one."""
-    step = _item(step, "The step")
+    step = _item(step, MESSAGES.say("the_step"))
     if isinstance(step, bool) or not isinstance(step, numbers.Real):
-        raise TypeError(
-            f"A step must be a number such as 0, 1, 2, ... (or an epoch such as 1.5), got "
-            f"{reprlib.repr(step)} ({type(step).__name__})."
-        )
+        raise TypeError(MESSAGES.say("live_step_not_a_number", **_value_and_type(step)))
     return int(step) if isinstance(step, numbers.Integral) else float(step)
 
 
 def _item(value: Any, what: str) -> Any:
-    """``value.item()`` for a tensor or array of one number; anything else as it is."""
+    """``value.item()`` for a tensor or array of one number; anything else as it is.
+
+    ``what`` names the value at the start of a sentence: "The step", "The loss at step 3".
+    """
     if not hasattr(value, "item") or isinstance(value, numbers.Real):
         return value
     if getattr(value, "is_meta", False):
-        raise TypeError(
-            f"{what} is a meta tensor: it has a shape and a dtype but holds no numbers, so "
-            "there is no value to plot. Compute it from tensors on a real device (cpu, cuda), "
-            "not device='meta'."
-        )
+        raise TypeError(MESSAGES.say("meta_tensor", what=what))
     try:
         return value.item()
     except (RuntimeError, ValueError):
         return value  # several numbers: the caller says what it expected
 
 
-def _as_loss(value: Any, where: str) -> float:
+def _as_loss(value: Any, what: str) -> float:
     """One loss as a float; a one-element tensor or array is unwrapped as ``.item()`` would."""
-    value = _item(value, f"The loss {where}")
+    value = _item(value, what)
     if hasattr(value, "item") and not isinstance(value, numbers.Real):
-        raise TypeError(
-            f"The loss {where} is a tensor or array of several numbers; a loss is one number "
-            "per step. Record loss.item() after computing the (summed) loss."
-        )
+        raise TypeError(MESSAGES.say("several_numbers", what=what))
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        several_runs = (
-            " To plot several runs, pass a dict: {'run a': losses_a, 'run b': losses_b}."
-            if isinstance(value, (list, tuple))
-            else ""
-        )
+        # A list of lists is most likely several runs, which plot_losses takes as a dict.
+        several_runs = MESSAGES.say("several_runs") if isinstance(value, (list, tuple)) else ""
         raise TypeError(
-            f"The loss {where} is {reprlib.repr(value)} ({type(value).__name__}), not a number. "
-            f"Record numbers, e.g. losses.append(loss.item()).{several_runs}"
+            MESSAGES.say(
+                "not_a_number", what=what, several_runs=several_runs, **_value_and_type(value)
+            )
         )
     return _as_float(value)
 

@@ -165,7 +165,7 @@ def test_a_child_ends_on_sigint_even_inside_graphviz():
 
 def test_a_render_stopped_for_time_says_to_draw_a_smaller_part(monkeypatch):
     def too_slow(*args):
-        raise _graphviz.LayoutTooSlow(_graphviz.TOO_LONG)
+        raise _graphviz.LayoutTooSlow(_graphviz.too_long())
 
     monkeypatch.setattr(_graphviz, "_render_in_child", too_slow)
     drawing = draw(chain(1000), max_nodes=None)
@@ -208,7 +208,7 @@ def test_dot_that_crashes_graphviz_is_an_error_and_this_process_lives_on():
 
 def test_dot_of_ones_own_stopped_for_time_gives_no_advice_about_draw(monkeypatch):
     def too_slow(*args):
-        raise _graphviz.LayoutTooSlow(_graphviz.TOO_LONG)
+        raise _graphviz.LayoutTooSlow(_graphviz.too_long())
 
     monkeypatch.setattr(_graphviz, "_render_in_child", too_slow)
     with pytest.raises(_graphviz.LayoutTooSlow) as stopped:

@@ -31,15 +31,19 @@ SPEAKS_FOR_ITSELF = {
 
 
 def _sentences(node: ast.AST, constants: dict[str, ast.AST]) -> list[str]:
-    """The English text written into an expression: literals, f-strings, named constants."""
-    found = []
-    for part in ast.walk(node):
-        if isinstance(part, ast.Constant) and isinstance(part.value, str):
-            if _WORDS.search(part.value):
-                found.append(part.value)
-        elif isinstance(part, ast.Name) and part.id in constants:
-            found += _sentences(constants[part.id], {})
-    return found
+    """The English text written into an expression: literals, f-strings, named constants.
+
+    The key of a catalogue text (``MESSAGES.say("no graph", ...)``) names the text, and is not
+    read: what the learner reads is the catalogue's sentence in their language.
+    """
+    if isinstance(node, ast.Call) and _called_name(node) in ("say", "caption") and node.args:
+        parts = node.args[1:] + [keyword.value for keyword in node.keywords]
+        return [text for part in parts for text in _sentences(part, constants)]
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return [node.value] if _WORDS.search(node.value) else []
+    if isinstance(node, ast.Name) and node.id in constants:
+        return _sentences(constants[node.id], {})
+    return [text for child in ast.iter_child_nodes(node) for text in _sentences(child, constants)]
 
 
 def _module_constants(tree: ast.Module) -> dict[str, ast.AST]:
@@ -115,15 +119,18 @@ def test_the_scan_finds_an_english_raise(tmp_path, monkeypatch):
         "    import warnings\n"
         "    warnings.warn('the plot stops redrawing')\n"
         "def h():\n"
-        "    raise TypeError(MESSAGES.say('bad_kind', got='int'))\n",
+        "    raise TypeError(MESSAGES.say('bad kind', got='int'))\n"
+        "def i():\n"
+        "    raise TypeError(MESSAGES.say('bad kind', got='an English sentence'))\n",
         encoding="utf-8",
     )
     monkeypatch.setitem(globals(), "HELPERS", module)
     places = _places_that_speak_english()
-    assert len(places) == 3, places
+    assert len(places) == 4, places
     assert any("bad.py:4" in place for place in places)
     assert any("bad.py:5" in place for place in places)
     assert any("bad.py:8" in place for place in places)
+    assert any("bad.py:12" in place for place in places)
 
 
 @pytest.mark.parametrize(

@@ -21,6 +21,9 @@ A word on names. PyTorch names a Node's gradients from the forward pass's point 
 ``grad_outputs`` are the gradients with respect to the node's outputs, which flow *into* the node
 during backward, and ``grad_inputs`` those with respect to its inputs, which it sends *on* to its
 ``next_functions``. Here they are ``grads_in`` and ``grads_out``: named by the way they travel.
+
+Every text a learner reads here, each error and each refusal's explanation, is in `MESSAGES` at the
+end of the module, in English and Chinese (``helpers.set_language``).
 """
 
 from __future__ import annotations
@@ -40,6 +43,7 @@ from torch.autograd.graph import GradientEdge, Node, get_gradient_edge
 
 from helpers._graph_model import gradient_edge, walk, why_nodes_safe_to_see
 from helpers.graph import NODES_SAFE_TO_SEE, named_tensors
+from helpers.language import Catalogue
 
 __all__ = ["CannotMatchPyTorch", "Step", "Trace", "trace", "grad"]
 
@@ -276,11 +280,10 @@ def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
     """
     walked = walk([root])  # the one walk every helper makes: iterative, bounded, Nodes held
     if walked.found_beyond:
-        raise ValueError(
-            f"This graph has more than {NODES_SAFE_TO_SEE:,} autograd nodes, and trace and "
-            f"grad look at every one: {why_nodes_safe_to_see()}. Trace a smaller graph (fewer "
-            "layers or steps); output.backward() has no such limit."
+        message = MESSAGES.say(
+            "graph too large", most=NODES_SAFE_TO_SEE, why=why_nodes_safe_to_see()
         )
+        raise ValueError(message)
     consumers: dict[Node, list[Node]] = {node: [] for node in walked.nodes}
     for node in walked.nodes:
         for next_node, _ in node.next_functions:
@@ -360,10 +363,10 @@ def _run_custom_function(ctx: BackwardCFunction, grads_in: list[torch.Tensor | N
     # an entry per tensor argument, with a node exactly for those that require grad, in order.
     needs_grad = ctx.needs_input_grad
     if len(returned) < len(needs_grad):
-        raise RuntimeError(
-            f"{ctx.name()}: backward returned {len(returned)} gradients, but forward took "
-            f"{len(needs_grad)} arguments. Return one per argument, None where there is none."
+        message = MESSAGES.say(
+            "too few gradients", node=ctx.name(), returned=len(returned), took=len(needs_grad)
         )
+        raise RuntimeError(message)
     returned = returned[: len(needs_grad)]  # PyTorch tolerates extra trailing Nones
     needing_grad = iter(g for g, needs in zip(returned, needs_grad, strict=True) if needs)
     return tuple(None if n is None else next(needing_grad) for n, _ in ctx.next_functions)
@@ -509,12 +512,14 @@ def _why_they_differ(
     return _changed_after_arriving(inputs[position], position, ours, pytorchs, namespace)
 
 
-_REFUSAL = "grad cannot give PyTorch's answer here, so it refuses."
-_NO_HOOKS = "The by-hand engine calls each node directly, which runs no hooks."
-_ADVICE = (
-    "For the answer with the hooks, use torch.autograd.grad; to see where they act, "
-    "trace(output, retain_graph=True)."
-)
+def _refuses(reason: str, **blanks: object) -> str:
+    """grad's refusal: it cannot give PyTorch's answer, then the text ``reason`` says why."""
+    return MESSAGES.say("refuses", reason=MESSAGES.say(reason, **blanks))
+
+
+def _hook_changed_it(what: str, culprit: str, reason: str = "changed it") -> str:
+    """The refusal for a gradient a hook changed: what happened, who did it, what to use."""
+    return _refuses(reason, what=what, culprit=culprit, no_hooks=MESSAGES.say("no hooks"))
 
 
 def _replay(run: _Run, needed: set[Node]) -> Gradients:
@@ -538,22 +543,17 @@ def _needed_only(node: Node, grads_out: Sequence, needed: set[Node]) -> Gradient
 def _changed_on_the_way_in(run: _Run, arrived: Gradients, namespace: dict) -> str:
     slot = _first_different(arrived, run.received)
     received, sent = _two_values(run.received[slot], arrived[slot])
-    what = (
-        f"At {_node_label(run.node, namespace)}, PyTorch's engine received {received} where "
-        f"{sent} had been sent to it:"
-    )
+    node = _node_label(run.node, namespace)
+    what = MESSAGES.say("received other", node=node, received=received, sent=sent)
     if _short_name(run.node) == "BackwardHookFunctionBackward":
-        return f"{_REFUSAL} {what} {_module_hooks(namespace)} changed it. {_NO_HOOKS} {_ADVICE}"
+        return _hook_changed_it(what, _module_hooks(namespace))
     hooks = [
         _hooks_of_tensor(tensor, name)
         for name, tensor in _tensors(namespace)
         if tensor.grad_fn is run.node and tensor.output_nr == slot and tensor._backward_hooks
     ]
-    culprit = "; ".join(hooks) or (
-        "a hook on the tensor it computed (tensor.register_hook) or on the node itself "
-        "(grad_fn.register_prehook)"
-    )
-    return f"{_REFUSAL} {what} {culprit} changed it. {_NO_HOOKS} {_ADVICE}"
+    culprit = MESSAGES.say("list separator").join(hooks) or MESSAGES.say("tensor or pre-hook")
+    return _hook_changed_it(what, culprit)
 
 
 def _changed_on_the_way_out(
@@ -561,22 +561,13 @@ def _changed_on_the_way_out(
 ) -> str:
     edge = _first_different(computed, sent)
     theirs, ours = _two_values(sent[edge], computed[edge])
-    what = (
-        f"At {_node_label(run.node, namespace)}, PyTorch's engine sent on {theirs}, but the node "
-        f"computes {ours} from what it received:"
-    )
+    node = _node_label(run.node, namespace)
+    what = MESSAGES.say("sent other", node=node, theirs=theirs, ours=ours)
     if _short_name(run.node) == "BackwardHookFunctionBackward":
-        return f"{_REFUSAL} {what} {_module_hooks(namespace)} changed it. {_NO_HOOKS} {_ADVICE}"
-    culprit = (
-        "a hook registered on that node with grad_fn.register_hook (it runs after the node and "
-        "may replace what it sends) changed it"
-    )
+        return _hook_changed_it(what, _module_hooks(namespace))
     if isinstance(run.node, BackwardCFunction) and any(g is None for g in run.received):
-        culprit += (
-            ", or its Function called ctx.set_materialize_grads(False) and the by-hand engine "
-            "handed backward zeros where PyTorch hands it None"
-        )
-    return f"{_REFUSAL} {what} {culprit}. {_NO_HOOKS} {_ADVICE}"
+        return _hook_changed_it(what, MESSAGES.say("post-hook"), "changed it, or zeros for None")
+    return _hook_changed_it(what, MESSAGES.say("post-hook"))
 
 
 def _changed_after_arriving(
@@ -584,27 +575,16 @@ def _changed_after_arriving(
 ) -> str:
     name = _name_of(tensor, namespace) or f"inputs[{position}]"
     theirs, mine = _two_values(pytorchs[position], ours[position])
-    what = f"For {name}, PyTorch's engine handed back {theirs} where {mine} had arrived:"
+    what = MESSAGES.say("handed back other", name=name, theirs=theirs, mine=mine)
     if tensor._backward_hooks:
-        hooks = _hooks_of_tensor(tensor, name)
-        return f"{_REFUSAL} {what} {hooks} changed it. {_NO_HOOKS} {_ADVICE}"
+        return _hook_changed_it(what, _hooks_of_tensor(tensor, name))
     if pytorchs[position] is not None and pytorchs[position].is_sparse:
-        return (
-            f"{_REFUSAL} {what} it is a sparse gradient (rows and their values), and PyTorch's "
-            "engine adds sparse gradients that meet at a node in an order of its own, which the "
-            "by-hand engine does not copy, so the sums differ in the last bits. Use "
-            "torch.autograd.grad."
-        )
-    return f"{_REFUSAL} {what} it cannot tell why. Use torch.autograd.grad."
+        return _refuses("sparse sums", what=what)
+    return _refuses("cannot tell why", what=what)
 
 
 def _not_deterministic(run: _Run) -> str:
-    return (
-        f"{_REFUSAL} {_short_name(run.node)} gave different bits when called twice on the same "
-        "gradients: its backward is not deterministic here, so the by-hand answer cannot be "
-        "checked against PyTorch's. Use torch.autograd.grad, or call "
-        "torch.use_deterministic_algorithms(True) first."
-    )
+    return _refuses("not deterministic", node=_short_name(run.node))
 
 
 def _first_different(first: Sequence, second: Sequence) -> int:
@@ -619,7 +599,7 @@ def _two_values(first: torch.Tensor | None, second: torch.Tensor | None) -> tupl
         if texts[0] != texts[1]:
             return texts
     if first is not None and first.numel() > 4:
-        return texts[0], "different values"
+        return texts[0], MESSAGES.say("different values")
     return texts  # they differ in bits only: 0.0 and -0.0, or two kinds of NaN
 
 
@@ -647,14 +627,17 @@ def _name_of(tensor: torch.Tensor, namespace: dict) -> str | None:
 
 def _node_label(node: Node, namespace: dict) -> str:
     if _short_name(node) == "BackwardHookFunctionBackward":
-        return "BackwardHookFunctionBackward (a node nn.Module adds for its backward hooks)"
+        return MESSAGES.say("module hooks node")
     made = [name for name, tensor in _tensors(namespace) if tensor.grad_fn is node]
-    return f"{_short_name(node)} (the node that computed {made[0]})" if made else _short_name(node)
+    if made:
+        return MESSAGES.say("node that computed", node=_short_name(node), tensor=made[0])
+    return _short_name(node)
 
 
 def _hooks_of_tensor(tensor: torch.Tensor, name: str) -> str:
-    described = ", ".join(_describe_hook(hook) for hook in tensor._backward_hooks.values())
-    return f"the hook on {name} ({described}, registered with {name}.register_hook)"
+    hooks = tensor._backward_hooks.values()
+    described = MESSAGES.say("name separator").join(_describe_hook(hook) for hook in hooks)
+    return MESSAGES.say("tensor hook", name=name, hooks=described)
 
 
 def _module_hooks(namespace: dict) -> str:
@@ -664,12 +647,15 @@ def _module_hooks(namespace: dict) -> str:
             if isinstance(value, torch.nn.Module) and not name.startswith("_"):
                 for path, module in value.named_modules(prefix=name):
                     hooks = [*module._backward_hooks.values(), *module._backward_pre_hooks.values()]
-                    found.extend(f"on {path} ({_describe_hook(hook)})" for hook in hooks)
+                    found.extend(
+                        MESSAGES.say("module hook on", path=path, hook=_describe_hook(hook))
+                        for hook in hooks
+                    )
         except Exception:  # noqa: BLE001 - a broken object in the namespace names no hook
             continue
     if not found:
-        return "a module's backward hook (register_full_backward_hook or its _pre_hook)"
-    return "the module backward hook " + "; ".join(found)
+        return MESSAGES.say("a module hook")
+    return MESSAGES.say("module hooks", found=MESSAGES.say("list separator").join(found))
 
 
 def _describe_hook(hook) -> str:
@@ -680,7 +666,7 @@ def _describe_hook(hook) -> str:
     try:
         line = inspect.getsource(hook).strip().splitlines()[0]
     except (OSError, TypeError):
-        return "a lambda"
+        return MESSAGES.say("a lambda")
     return f"`{line[:60]}…`" if len(line) > 60 else f"`{line}`"
 
 
@@ -690,56 +676,42 @@ def _describe_hook(hook) -> str:
 def _seed(output: torch.Tensor, grad_output: torch.Tensor | None) -> torch.Tensor:
     """The gradient the backward pass starts from, after checking that there is a pass to run."""
     if not isinstance(output, torch.Tensor):
-        raise TypeError(f"output must be a tensor, got {type(output).__name__}.")
+        message = MESSAGES.say("output not a tensor", kind=type(output).__name__)
+        raise TypeError(message)
     if not output.requires_grad:
-        raise ValueError(
-            "output does not require grad, so there is no graph to go backward through. Compute "
-            "it from a tensor with requires_grad=True, and not inside torch.no_grad()."
-        )
+        message = MESSAGES.say("no graph")
+        raise ValueError(message)
     if grad_output is None:
         if output.numel() != 1:
-            raise ValueError(
-                f"output has shape {tuple(output.shape)}, not a single number, so there is no "
-                "obvious gradient to start from. Pass grad_output= (a tensor of that shape, e.g. "
-                "torch.ones_like(output)), or reduce output to a number first, e.g. output.sum()."
-            )
+            message = MESSAGES.say("not a number", shape=tuple(output.shape))
+            raise ValueError(message)
         if output.is_complex():
-            raise ValueError(
-                "output is a complex number, and PyTorch starts a backward pass by itself only "
-                "from a real one (its words: 'grad can be implicitly created only for real "
-                "scalar outputs'). Pass grad_output= (a complex tensor of output's shape), or "
-                "differentiate a real number such as output.abs() or output.real."
-            )
+            message = MESSAGES.say("complex output")
+            raise ValueError(message)
         return torch.ones_like(output)
     if not isinstance(grad_output, torch.Tensor) or grad_output.shape != output.shape:
-        raise ValueError(
-            f"grad_output must be a tensor of output's shape {tuple(output.shape)}, "
-            f"got {_describe(grad_output)}."
+        message = MESSAGES.say(
+            "grad_output shape", shape=tuple(output.shape), got=_describe(grad_output)
         )
+        raise ValueError(message)
     if grad_output.device != output.device:
-        raise ValueError(
-            f"grad_output is on {grad_output.device} but output is on {output.device}. "
-            "Create it where output lives, e.g. torch.ones_like(output), or move it with "
-            ".to(output.device)."
-        )
+        message = MESSAGES.say("grad_output device", there=grad_output.device, here=output.device)
+        raise ValueError(message)
     return grad_output.detach()
 
 
 def _check_inputs(inputs: tuple) -> None:
     if not inputs:
-        raise ValueError(
-            "inputs is empty, so there is nothing to take the gradient with respect to (PyTorch "
-            "refuses too: '`inputs` argument to `grad()` cannot be empty'). Pass the tensors "
-            "whose gradients you want, e.g. grad(y, [w, b])."
-        )
+        message = MESSAGES.say("no inputs")
+        raise ValueError(message)
     for position, tensor in enumerate(inputs):
         if not isinstance(tensor, torch.Tensor):
-            raise TypeError(f"inputs[{position}] must be a tensor, got {type(tensor).__name__}.")
+            kind = type(tensor).__name__
+            message = MESSAGES.say("input not a tensor", position=position, kind=kind)
+            raise TypeError(message)
         if not tensor.requires_grad:
-            raise ValueError(
-                f"inputs[{position}] does not require grad, so no gradient flows to it. "
-                "Create it with requires_grad=True (or call .requires_grad_() on it)."
-            )
+            message = MESSAGES.say("input needs no grad", position=position)
+            raise ValueError(message)
 
 
 @contextmanager
@@ -750,26 +722,14 @@ def _friendly_errors() -> Iterator[None]:
     except RuntimeError as error:
         message = str(error)
         if "already been freed" in message:
-            raise RuntimeError(
-                "This graph was already used by a backward pass, which freed the tensors its "
-                "nodes saved. Run the forward computation again to rebuild the graph, or keep it "
-                "the first time with retain_graph=True: y.backward(retain_graph=True), or "
-                "trace(y, retain_graph=True)."
-            ) from error
-        if "use_reentrant=True" in message:
-            raise RuntimeError(
-                "This graph holds a reentrant checkpoint (torch.utils.checkpoint with "
-                "use_reentrant=True), and PyTorch's engine refuses to run one for "
-                "torch.autograd.grad: its backward starts a backward pass of its own, which "
-                "writes into .grad. grad refuses too, before anything is written. Checkpoint "
-                "with use_reentrant=False, or use output.backward() or trace(output)."
-            ) from error
-        if "returned an incorrect number of gradients" in message:
-            raise RuntimeError(
-                f"{message}. A custom Function's backward returns one gradient per argument of "
-                "forward, None where there is none."
-            ) from error
-        raise
+            advice = MESSAGES.say("graph freed")
+        elif "use_reentrant=True" in message:
+            advice = MESSAGES.say("reentrant checkpoint")
+        elif "returned an incorrect number of gradients" in message:
+            advice = MESSAGES.say("wrong number of gradients", error=message)
+        else:
+            raise
+        raise RuntimeError(advice) from error
 
 
 def _copies(grads: Iterable[torch.Tensor | None]) -> Gradients:
@@ -812,7 +772,7 @@ def _value(g: torch.Tensor | None, digits: int = 4) -> str:
     if g is None:
         return "None"
     if g.numel() > 4:
-        return f"a tensor of shape {tuple(g.shape)}"
+        return MESSAGES.say("tensor of shape", shape=tuple(g.shape))
     return _numbers(g.detach().cpu().tolist(), digits)
 
 
@@ -824,5 +784,277 @@ def _numbers(values, digits: int) -> str:
 
 def _describe(value: object) -> str:
     if isinstance(value, torch.Tensor):
-        return f"a tensor of shape {tuple(value.shape)}"
+        return MESSAGES.say("tensor of shape", shape=tuple(value.shape))
     return type(value).__name__
+
+
+# --- what a learner reads, in English and Chinese -------------------------------------------
+
+_TEXTS = {
+    # What trace and grad are given.
+    "output not a tensor": {
+        "en": "output must be a tensor, got {kind}.",
+        "zh": "output 必须是张量，这里得到的是 {kind}。",
+    },
+    "no graph": {
+        "en": (
+            "output does not require grad, so there is no graph to go backward through. Compute "
+            "it from a tensor with requires_grad=True, and not inside torch.no_grad()."
+        ),
+        "zh": (
+            "output 不需要梯度，所以没有可以反向传播的计算图。请用 requires_grad=True "
+            "的张量来计算它，并且不要在 torch.no_grad() 里面计算。"
+        ),
+    },
+    "not a number": {
+        "en": (
+            "output has shape {shape}, not a single number, so there is no obvious gradient to "
+            "start from. Pass grad_output= (a tensor of that shape, e.g. "
+            "torch.ones_like(output)), or reduce output to a number first, e.g. output.sum()."
+        ),
+        "zh": (
+            "output 的形状是 {shape}，不是单个数，所以没有显而易见的初始梯度。请传入 "
+            "grad_output=（一个这个形状的张量，例如 torch.ones_like(output)），或者先把 output "
+            "归约成一个数，例如 output.sum()。"
+        ),
+    },
+    "complex output": {
+        "en": (
+            "output is a complex number, and PyTorch starts a backward pass by itself only from "
+            "a real one (its words: 'grad can be implicitly created only for real scalar "
+            "outputs'). Pass grad_output= (a complex tensor of output's shape), or differentiate "
+            "a real number such as output.abs() or output.real."
+        ),
+        "zh": (
+            "output 是复数，而 PyTorch 只会从实数自动开始反向传播（它的原话是 'grad can be "
+            "implicitly created only for real scalar outputs'）。请传入 grad_output=（一个与 "
+            "output 形状相同的复数张量），或者对一个实数求导，例如 output.abs() 或 output.real。"
+        ),
+    },
+    "grad_output shape": {
+        "en": "grad_output must be a tensor of output's shape {shape}, got {got}.",
+        "zh": "grad_output 必须是形状为 {shape}（即 output 的形状）的张量，这里得到的是：{got}。",
+    },
+    "grad_output device": {
+        "en": (
+            "grad_output is on {there} but output is on {here}. Create it where output lives, "
+            "e.g. torch.ones_like(output), or move it with .to(output.device)."
+        ),
+        "zh": (
+            "grad_output 在 {there} 上，而 output 在 {here} 上。请在 output 所在的设备上创建它，"
+            "例如 torch.ones_like(output)，或者用 .to(output.device) 把它移过去。"
+        ),
+    },
+    "no inputs": {
+        "en": (
+            "inputs is empty, so there is nothing to take the gradient with respect to (PyTorch "
+            "refuses too: '`inputs` argument to `grad()` cannot be empty'). Pass the tensors "
+            "whose gradients you want, e.g. grad(y, [w, b])."
+        ),
+        "zh": (
+            "inputs 是空的，所以没有要对之求梯度的张量（PyTorch 也会拒绝：'`inputs` argument to "
+            "`grad()` cannot be empty'）。请传入你想求梯度的张量，例如 grad(y, [w, b])。"
+        ),
+    },
+    "input not a tensor": {
+        "en": "inputs[{position}] must be a tensor, got {kind}.",
+        "zh": "inputs[{position}] 必须是张量，这里得到的是 {kind}。",
+    },
+    "input needs no grad": {
+        "en": (
+            "inputs[{position}] does not require grad, so no gradient flows to it. Create it "
+            "with requires_grad=True (or call .requires_grad_() on it)."
+        ),
+        "zh": (
+            "inputs[{position}] 不需要梯度，所以没有梯度流向它。请用 requires_grad=True "
+            "创建它（或者对它调用 .requires_grad_()）。"
+        ),
+    },
+    "graph too large": {
+        "en": (
+            "This graph has more than {most:,} autograd nodes, and trace and grad look at every "
+            "one: {why}. Trace a smaller graph (fewer layers or steps); output.backward() has no "
+            "such limit."
+        ),
+        "zh": (
+            "这张计算图有超过 {most:,} 个 autograd 节点，而 trace() 和 grad() "
+            "要查看其中的每一个：{why}。请追踪一张更小的图（更少的层或步数）；output.backward() "
+            "没有这个限制。"
+        ),
+    },
+    # What PyTorch's engine refused, said so that a learner can act on it.
+    "graph freed": {
+        "en": (
+            "This graph was already used by a backward pass, which freed the tensors its nodes "
+            "saved. Run the forward computation again to rebuild the graph, or keep it the first "
+            "time with retain_graph=True: y.backward(retain_graph=True), or trace(y, "
+            "retain_graph=True)."
+        ),
+        "zh": (
+            "这张计算图已经被一次反向传播用过了，那次反向传播释放了节点保存的张量。"
+            "请重新运行前向计算来重建计算图，或者第一次就用 retain_graph=True 把它保留下来："
+            "y.backward(retain_graph=True)，或 trace(y, retain_graph=True)。"
+        ),
+    },
+    "reentrant checkpoint": {
+        "en": (
+            "This graph holds a reentrant checkpoint (torch.utils.checkpoint with "
+            "use_reentrant=True), and PyTorch's engine refuses to run one for "
+            "torch.autograd.grad: its backward starts a backward pass of its own, which writes "
+            "into .grad. grad refuses too, before anything is written. Checkpoint with "
+            "use_reentrant=False, or use output.backward() or trace(output)."
+        ),
+        "zh": (
+            "这张计算图里有一个可重入的检查点（torch.utils.checkpoint 加上 use_reentrant=True），"
+            "而 PyTorch 的引擎拒绝为 torch.autograd.grad 运行它：它的 backward "
+            "会自己再启动一次反向传播，并写入 .grad。grad() 也拒绝运行，"
+            "而且是在写入任何东西之前。请用 use_reentrant=False 做检查点，或者改用 "
+            "output.backward() 或 trace(output)。"
+        ),
+    },
+    "wrong number of gradients": {
+        "en": (
+            "{error}. A custom Function's backward returns one gradient per argument of forward, "
+            "None where there is none."
+        ),
+        "zh": (
+            "PyTorch 报错：“{error}”。自定义 Function 的 backward 要为 forward "
+            "的每个参数各返回一个梯度，没有梯度的参数返回 None。"
+        ),
+    },
+    "too few gradients": {
+        "en": (
+            "{node}: backward returned {returned} gradients, but forward took {took} arguments. "
+            "Return one per argument, None where there is none."
+        ),
+        "zh": (
+            "{node}：backward 返回了 {returned} 个梯度，但 forward 接收了 {took} 个参数。"
+            "请为每个参数返回一个梯度，没有梯度的参数返回 None。"
+        ),
+    },
+    # CannotMatchPyTorch: the refusal, what happened where ({what}), who did it ({culprit}).
+    "refuses": {
+        "en": "grad cannot give PyTorch's answer here, so it refuses. {reason}",
+        "zh": "grad() 在这里给不出 PyTorch 的答案，所以拒绝作答。{reason}",
+    },
+    "received other": {
+        "en": "At {node}, PyTorch's engine received {received} where {sent} had been sent to it:",
+        "zh": (
+            "节点 {node}，在 PyTorch 的引擎中收到的梯度（{received}）与发给它的梯度（{sent}）不同："
+        ),
+    },
+    "sent other": {
+        "en": (
+            "At {node}, PyTorch's engine sent on {theirs}, but the node computes {ours} from "
+            "what it received:"
+        ),
+        "zh": (
+            "节点 {node}，在 PyTorch 的引擎中传出的梯度（{theirs}）与它根据收到的梯度算出的结果"
+            "（{ours}）不同："
+        ),
+    },
+    "handed back other": {
+        "en": "For {name}, PyTorch's engine handed back {theirs} where {mine} had arrived:",
+        "zh": "对于 {name}，PyTorch 的引擎交回的梯度（{theirs}）与到达的梯度（{mine}）不同：",
+    },
+    "changed it": {
+        "en": "{what} {culprit} changed it. {no_hooks}",
+        "zh": "{what}是{culprit}改变了它。{no_hooks}",
+    },
+    "changed it, or zeros for None": {
+        "en": (
+            "{what} {culprit} changed it, or its Function called "
+            "ctx.set_materialize_grads(False) and the by-hand engine handed backward zeros where "
+            "PyTorch hands it None. {no_hooks}"
+        ),
+        "zh": (
+            "{what}要么是{culprit}改变了它，要么是它的 Function 调用了 "
+            "ctx.set_materialize_grads(False)：在没有梯度到达的地方，PyTorch 交给 backward 的是 "
+            "None，手写引擎交的却是零。{no_hooks}"
+        ),
+    },
+    "no hooks": {
+        "en": (
+            "The by-hand engine calls each node directly, which runs no hooks. For the answer "
+            "with the hooks, use torch.autograd.grad; to see where they act, trace(output, "
+            "retain_graph=True)."
+        ),
+        "zh": (
+            "手写引擎直接调用每个节点，这样不会运行任何钩子。想要包含钩子作用的答案，请用 "
+            "torch.autograd.grad；想看钩子在哪里起作用，请用 trace(output, retain_graph=True)。"
+        ),
+    },
+    "sparse sums": {
+        "en": (
+            "{what} it is a sparse gradient (rows and their values), and PyTorch's engine adds "
+            "sparse gradients that meet at a node in an order of its own, which the by-hand "
+            "engine does not copy, so the sums differ in the last bits. Use torch.autograd.grad."
+        ),
+        "zh": (
+            "{what}这是一个稀疏梯度（若干行和它们的值）。在同一个节点汇合的稀疏梯度，PyTorch "
+            "的引擎按它自己的顺序相加，手写引擎没有照搬这个顺序，所以两个和在最后几位上不同。"
+            "请用 torch.autograd.grad。"
+        ),
+    },
+    "cannot tell why": {
+        "en": "{what} it cannot tell why. Use torch.autograd.grad.",
+        "zh": "{what}grad() 说不出原因。请用 torch.autograd.grad。",
+    },
+    "not deterministic": {
+        "en": (
+            "{node} gave different bits when called twice on the same gradients: its backward is "
+            "not deterministic here, so the by-hand answer cannot be checked against PyTorch's. "
+            "Use torch.autograd.grad, or call torch.use_deterministic_algorithms(True) first."
+        ),
+        "zh": (
+            "{node} 对同样的梯度调用两次，得到的结果并非逐位相同：它的 backward "
+            "在这里不是确定性的，所以无法拿手写引擎的答案与 PyTorch 的答案对照。请用 "
+            "torch.autograd.grad，或者先调用 torch.use_deterministic_algorithms(True)。"
+        ),
+    },
+    "tensor or pre-hook": {
+        "en": (
+            "a hook on the tensor it computed (tensor.register_hook) or on the node itself "
+            "(grad_fn.register_prehook)"
+        ),
+        "zh": (
+            "它算出的张量上的钩子（tensor.register_hook）或这个节点自己的前置钩子（"
+            "grad_fn.register_prehook）"
+        ),
+    },
+    "post-hook": {
+        "en": (
+            "a hook registered on that node with grad_fn.register_hook (it runs after the node "
+            "and may replace what it sends)"
+        ),
+        "zh": (
+            "用 grad_fn.register_hook 注册在这个节点上的后置钩子（它在节点之后运行，"
+            "可以替换节点传出的梯度）"
+        ),
+    },
+    "tensor hook": {
+        "en": "the hook on {name} ({hooks}, registered with {name}.register_hook)",
+        "zh": "张量 {name} 上的钩子（{hooks}，用 {name}.register_hook 注册）",
+    },
+    # Chinese names the module in each entry: "模块 layer 上的反向钩子（double）".
+    "module hooks": {"en": "the module backward hook {found}", "zh": "{found}"},
+    "module hook on": {"en": "on {path} ({hook})", "zh": "模块 {path} 上的反向钩子（{hook}）"},
+    "a module hook": {
+        "en": "a module's backward hook (register_full_backward_hook or its _pre_hook)",
+        "zh": "某个模块的反向钩子（register_full_backward_hook 或对应的 _pre_hook）",
+    },
+    "a lambda": {"en": "a lambda", "zh": "一个 lambda 函数"},
+    "module hooks node": {
+        "en": "BackwardHookFunctionBackward (a node nn.Module adds for its backward hooks)",
+        "zh": "BackwardHookFunctionBackward（nn.Module 为它的反向钩子加入了这个节点）",
+    },
+    "node that computed": {
+        "en": "{node} (the node that computed {tensor})",
+        "zh": "{node}（它计算出了 {tensor}）",
+    },
+    "tensor of shape": {"en": "a tensor of shape {shape}", "zh": "形状为 {shape} 的张量"},
+    "different values": {"en": "different values", "zh": "形状相同、数值不同的张量"},
+    "list separator": {"en": "; ", "zh": "；"},
+    "name separator": {"en": ", ", "zh": "、"},
+}
+MESSAGES = Catalogue("helpers.backward", _TEXTS)

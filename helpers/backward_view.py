@@ -10,9 +10,9 @@ Without widgets (a static HTML page, GitHub) the pictures stand in a row, one pe
 hook changed the gradient on its way into a node, the table and the captions show both:
 ``[6.0, 12.0] → hook → [0.0, 0.0]``, what was sent, then what the node received.
 
-The words of the tables and captions follow `helpers.set_language` ("en" or "zh"): they live in
-the table `WORDS`, one entry per language. The names of nodes and tensors stay as PyTorch writes
-them in every language.
+The words of the tables and captions, and the errors, follow `helpers.set_language` ("en" or
+"zh"): they live in the catalogue `MESSAGES`, at the end of this module, each in every language.
+The names of nodes and tensors stay as PyTorch writes them in every language.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from torch.autograd.graph import Node
 from helpers import graph
 from helpers._graph_model import LEAF, describe, gradient_edge
 from helpers.backward import Step, Trace, _same_bits, _short_name
-from helpers.language import choose
+from helpers.language import Catalogue
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
 
@@ -39,56 +39,6 @@ __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", 
 MAX_FRAMES = 40
 # A table longer than this shows its first and last rows only.
 MAX_ROWS = 60
-# Every word a learner reads in a table, a caption or on a slider, in each language. {blanks}
-# are filled with numbers and with names as PyTorch writes them.
-WORDS: dict[str, dict[str, str]] = {
-    "en": {
-        "step": "step",
-        "node": "node",
-        "gradients in": "gradients in",
-        "gradients out": "gradients out",
-        "node of leaf": "{node} of {leaf}",
-        "added to grad": "added to {leaf}.grad",
-        "added to the leaf's grad": "added to the leaf.grad",
-        "nothing sent": "nothing: no input needs a gradient",
-        "used at step": " (step {number})",
-        "hook": "hook",
-        "between": ", ",
-        "more steps": "{count} more steps",
-        "caption": "Step {number} of {total}: {node}",
-        "in": "in: {gradients}",
-        "out": "out: {gradients}",
-        "too long": (
-            "This backward pass ran {count} nodes; pictures are drawn for at most {most}, beyond "
-            "which they cannot be read. The table lists every step."
-        ),
-        "play": "play",
-        "picture": "the autograd graph",
-    },
-    "zh": {
-        "step": "步",
-        "node": "节点",
-        "gradients in": "传入的梯度",
-        "gradients out": "传出的梯度",
-        "node of leaf": "{leaf} 的 {node}",
-        "added to grad": "加到 {leaf}.grad 上",
-        "added to the leaf's grad": "加到叶子张量的 .grad 上",
-        "nothing sent": "无：没有输入需要梯度",
-        "used at step": "（第 {number} 步）",
-        "hook": "钩子",
-        "between": "，",
-        "more steps": "另有 {count} 步未列出",
-        "caption": "第 {number} 步（共 {total} 步）：{node}",
-        "in": "传入：{gradients}",
-        "out": "传出：{gradients}",
-        "too long": (
-            "这次反向传播运行了 {count} 个节点；图最多只画 {most} 步，再多就看不清了，"
-            "所以这里不画图。下表列出了每一步。"
-        ),
-        "play": "播放",
-        "picture": "自动求导的计算图",
-    },
-}
 # Inline styles: a notebook's HTML output has no stylesheet of its own. Where they are stripped
 # (GitHub), the pictures simply stand one below the other.
 ROW_STYLE = "style='display:flex;gap:24px;overflow-x:auto;align-items:flex-start'"
@@ -114,13 +64,8 @@ def table_html(trace: Trace, names: Names = None) -> str:
     return _html_table(_rows(trace, _names(_checked_names(names))))
 
 
-def _say(key: str, **blanks: object) -> str:
-    """The words ``key`` of `WORDS` in the current language, blanks filled."""
-    return choose({language: words[key] for language, words in WORDS.items()}).format(**blanks)
-
-
-def _headers() -> tuple[str, str, str, str]:
-    return (_say("step"), _say("node"), _say("gradients in"), _say("gradients out"))
+def _headers() -> tuple[str, ...]:
+    return tuple(MESSAGES.say(key) for key in ("step", "node", "gradients in", "gradients out"))
 
 
 def _text(rows: list[tuple[str, ...]]) -> str:
@@ -157,24 +102,24 @@ def _rows(trace: Trace, named: NamePairs) -> list[tuple[str, str, str, str]]:
     def label(node: Node) -> str:
         name = _short_name(node)
         if node in leaf_names:
-            return _say("node of leaf", node=name, leaf=leaf_names[node])
+            return MESSAGES.say("node of leaf", node=name, leaf=leaf_names[node])
         return name
 
     def sent(number: int, step: Step) -> str:
         if step.name == "AccumulateGrad":
             if step.node in leaf_names:
-                return _say("added to grad", leaf=leaf_names[step.node])
-            return _say("added to the leaf's grad")
+                return MESSAGES.say("added to grad", leaf=leaf_names[step.node])
+            return MESSAGES.say("added to the leaf's grad")
         if not step.sent:
-            return _say("nothing sent")
+            return MESSAGES.say("nothing sent")
         parts = []
         for node, g in step.sent:
             part = f"{_value(g)} → {label(node)}"
             later = _next_run(trace, node, after=number)
             if later is not None:
-                part += _say("used at step", number=later)
+                part += MESSAGES.say("used at step", number=later)
             parts.append(part)
-        return _say("between").join(parts)
+        return MESSAGES.say("between").join(parts)
 
     rows = []
     for number, step in enumerate(trace, start=1):
@@ -197,7 +142,7 @@ def _received(step: Step) -> str:
     texts = []
     for before, after in zip(arrived, step.grads_in, strict=True):
         if step.grads_arrived is not None and not _same_bits((before,), (after,)):
-            texts.append(f"{_value(before)} → {_say('hook')} → {_value(after)}")
+            texts.append(f"{_value(before)} → {MESSAGES.say('hook')} → {_value(after)}")
         else:
             texts.append(_value(after))
     return ", ".join(texts)
@@ -210,7 +155,7 @@ def _shown(rows: list) -> list:
     last = 9  # rows kept from the end; one more row says how many are left out
     head, tail = rows[: MAX_ROWS - last - 1], rows[-last:]
     left_out = len(rows) - len(head) - len(tail)
-    return [*head, ("…", _say("more steps", count=left_out), "", ""), *tail]
+    return [*head, ("…", MESSAGES.say("more steps", count=left_out), "", ""), *tail]
 
 
 def _leaf_names(named: NamePairs) -> dict[Node, str]:
@@ -239,11 +184,8 @@ def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Draw
     _check_trace(trace, "frames")
     _check_options(options, "frames")
     if len(trace) > MAX_FRAMES:
-        raise ValueError(
-            f"This backward pass ran {len(trace)} nodes; frames() draws at most {MAX_FRAMES} "
-            "pictures, beyond which they cannot be read. Show the trace as a table instead "
-            "(the trace itself, or step_through(trace)), or trace a smaller graph."
-        )
+        message = MESSAGES.say("too many frames", count=len(trace), most=MAX_FRAMES)
+        raise ValueError(message)
     return _frames(trace, _names(_checked_names(names)), options)
 
 
@@ -264,12 +206,9 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     # Every frame has the same boxes and arrows: one plan, and one estimate, for all of them.
     layout = graph.plan_layout(model, final)
     if layout.estimated_seconds > graph.MAX_SECONDS:
-        raise graph.GraphTooLarge(
-            f"Each picture of this trace would take Graphviz about "
-            f"{layout.estimated_seconds:,.0f} s to lay out (the limit is {graph.MAX_SECONDS:.0f} "
-            "s). Draw fewer nodes in each, e.g. frames(trace, max_nodes=100).",
-            graph.to_dot(model, direction=direction, layout=layout),
-        )
+        seconds, limit = layout.estimated_seconds, graph.MAX_SECONDS
+        message = MESSAGES.say("frames too slow", seconds=seconds, limit=limit)
+        raise graph.GraphTooLarge(message, graph.to_dot(model, direction=direction, layout=layout))
     drawings, ran = [], set()
     for step, received_so_far in zip(trace, received, strict=True):
         ran.add(step.node)
@@ -354,7 +293,7 @@ class StepThrough:
             drawings = _frames(trace, named, options)
             self.pictures = [drawing.svg() for drawing in drawings]
         else:
-            self.note = _say("too long", count=len(trace), most=MAX_FRAMES)
+            self.note = MESSAGES.say("too long", count=len(trace), most=MAX_FRAMES)
         self._widget = None
 
     def __len__(self) -> int:
@@ -380,9 +319,9 @@ class StepThrough:
     def _figure(self, index: int, picture: str) -> str:
         number, node, received, sent = self.rows[index]
         lines = [
-            _say("caption", number=number, total=len(self.rows), node=node),
-            _say("in", gradients=received),
-            _say("out", gradients=sent),
+            MESSAGES.say("caption", number=number, total=len(self.rows), node=node),
+            MESSAGES.say("in", gradients=received),
+            MESSAGES.say("out", gradients=sent),
         ]
         title, received_line, sent_line = (html.escape(line) for line in lines)
         caption = f"<b>{title}</b><br>{received_line}<br>{sent_line}"
@@ -431,8 +370,8 @@ def _slider(view: StepThrough):
     except ImportError:
         return None
     last = len(view.pictures)
-    slider = widgets.IntSlider(value=1, min=1, max=last, description=_say("step"))
-    play = widgets.Play(value=1, min=1, max=last, interval=1500, description=_say("play"))
+    slider = widgets.IntSlider(value=1, min=1, max=last, description=MESSAGES.say("step"))
+    play = widgets.Play(value=1, min=1, max=last, interval=1500, description=MESSAGES.say("play"))
     widgets.jslink((play, "value"), (slider, "value"))
     picture = widgets.HTML(view.frame_html(0))
 
@@ -445,10 +384,10 @@ def _slider(view: StepThrough):
 
 # --- what the public functions accept ----------------------------------------------------------
 
-# What each picture sets itself, and why a caller cannot choose it.
+# What each picture sets itself, and the text of `MESSAGES` that says why a caller cannot.
 SET_BY_EACH_PICTURE = {
-    "highlight": "each picture outlines the node that runs at its step",
-    "edge_labels": "each picture writes on the arrows the gradients sent so far",
+    "highlight": "picture outlines the node",
+    "edge_labels": "picture labels the arrows",
 }
 
 
@@ -456,14 +395,10 @@ def _check_trace(trace: object, function: str) -> None:
     if isinstance(trace, Trace):
         return
     if isinstance(trace, torch.Tensor):
-        raise TypeError(
-            f"{function} shows a recorded backward pass, and got a tensor. Record the pass first "
-            f"with helpers.backward.trace, then show it: {function}(trace(y))."
-        )
-    raise TypeError(
-        f"{function} shows a recorded backward pass, the Trace that helpers.backward.trace(y) "
-        f"returns; got {type(trace).__name__}."
-    )
+        message = MESSAGES.say("got a tensor", function=function)
+        raise TypeError(message)
+    message = MESSAGES.say("not a trace", function=function, kind=type(trace).__name__)
+    raise TypeError(message)
 
 
 def _checked_names(names: object) -> Names:
@@ -482,33 +417,35 @@ def _checked_names(names: object) -> Names:
         for pair in pairs
     )
     if not good:
-        raise TypeError(
-            f"names must be a dict such as {{'w': w}}, or (name, tensor) pairs such as "
-            f"model.named_parameters(); got {_kind(names)}. To name one tensor w: names={{'w': w}}."
-        )
+        message = MESSAGES.say("bad names", kind=_kind(names))
+        raise TypeError(message)
     return names if isinstance(names, Mapping) else pairs
 
 
 def _check_options(options: dict[str, Any], function: str) -> None:
-    for option, reason in SET_BY_EACH_PICTURE.items():
+    for option, why in SET_BY_EACH_PICTURE.items():
         if option in options:
-            raise TypeError(f"{function} sets {option} itself: {reason}. Leave {option}= out.")
+            reason = MESSAGES.say(why)
+            message = MESSAGES.say(
+                "set by each picture", function=function, option=option, reason=reason
+            )
+            raise TypeError(message)
     known = set(inspect.signature(graph.draw).parameters) - {"output", "names"}
     unknown = sorted(set(options) - known)
     if unknown:
         allowed = ", ".join(sorted(known - set(SET_BY_EACH_PICTURE)))
-        raise TypeError(
-            f"{function} does not know the option {unknown[0]}. Its options are those of "
-            f"helpers.graph.draw that pictures of a trace leave to you: {allowed}."
+        message = MESSAGES.say(
+            "unknown option", function=function, option=unknown[0], allowed=allowed
         )
+        raise TypeError(message)
 
 
 def _kind(value: object) -> str:
     if isinstance(value, torch.Tensor):
-        return "a tensor"
+        return MESSAGES.say("kind tensor")
     if isinstance(value, Mapping | list | tuple):
-        return f"a {type(value).__name__} that does not pair names with tensors"
-    return f"a {type(value).__name__}"
+        return MESSAGES.say("kind unpaired", type=type(value).__name__)
+    return MESSAGES.say("kind other", type=type(value).__name__)
 
 
 # --- small pieces ------------------------------------------------------------------------------
@@ -525,7 +462,7 @@ def _inline_svg(svg: str) -> str:
 
 def _image(svg: str) -> str:
     source = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
-    return f"<img src='{source}' alt='{html.escape(_say('picture'))}'>"
+    return f"<img src='{source}' alt='{html.escape(MESSAGES.say('picture'))}'>"
 
 
 def _names(names: Names) -> NamePairs:
@@ -535,3 +472,126 @@ def _names(names: Names) -> NamePairs:
     variables come from IPython's namespace then (see `helpers.graph.resolve_names`).
     """
     return graph.resolve_names(names)
+
+
+# --- what a learner reads, in English and Chinese -------------------------------------------
+
+# Every word of a table, a caption or a slider. {blanks} are filled with numbers and with names
+# as PyTorch writes them.
+_WORDS = {
+    "step": {"en": "step", "zh": "步"},
+    "node": {"en": "node", "zh": "节点"},
+    "gradients in": {"en": "gradients in", "zh": "传入的梯度"},
+    "gradients out": {"en": "gradients out", "zh": "传出的梯度"},
+    "node of leaf": {"en": "{node} of {leaf}", "zh": "{leaf} 的 {node}"},
+    "added to grad": {"en": "added to {leaf}.grad", "zh": "加到 {leaf}.grad 上"},
+    "added to the leaf's grad": {"en": "added to the leaf.grad", "zh": "加到叶子张量的 .grad 上"},
+    "nothing sent": {"en": "nothing: no input needs a gradient", "zh": "无：没有输入需要梯度"},
+    "used at step": {"en": " (step {number})", "zh": "（第 {number} 步）"},
+    "hook": {"en": "hook", "zh": "钩子"},
+    "between": {"en": ", ", "zh": "，"},
+    "more steps": {"en": "{count} more steps", "zh": "另有 {count} 步未列出"},
+    "caption": {
+        "en": "Step {number} of {total}: {node}",
+        "zh": "第 {number} 步（共 {total} 步）：{node}",
+    },
+    "in": {"en": "in: {gradients}", "zh": "传入：{gradients}"},
+    "out": {"en": "out: {gradients}", "zh": "传出：{gradients}"},
+    "too long": {
+        "en": (
+            "This backward pass ran {count} nodes; pictures are drawn for at most {most}, beyond "
+            "which they cannot be read. The table lists every step."
+        ),
+        "zh": (
+            "这次反向传播运行了 {count} 个节点；图最多只画 {most} 步，再多就看不清了，"
+            "所以这里不画图。下表列出了每一步。"
+        ),
+    },
+    "play": {"en": "play", "zh": "播放"},
+    "picture": {"en": "the autograd graph", "zh": "自动求导的计算图"},
+}
+# What the public functions say when they are given something they cannot show.
+_ERRORS = {
+    "got a tensor": {
+        "en": (
+            "{function} shows a recorded backward pass, and got a tensor. Record the pass first "
+            "with helpers.backward.trace, then show it: {function}(trace(y))."
+        ),
+        "zh": (
+            "{function} 显示的是记录下来的反向传播，这里却得到了一个张量。请先用 "
+            "helpers.backward.trace 记录反向传播，再显示它：{function}(trace(y))。"
+        ),
+    },
+    "not a trace": {
+        "en": (
+            "{function} shows a recorded backward pass, the Trace that helpers.backward.trace(y) "
+            "returns; got {kind}."
+        ),
+        "zh": (
+            "{function} 显示的是记录下来的反向传播，也就是 helpers.backward.trace(y) 返回的 "
+            "Trace；这里得到的是{kind}。"
+        ),
+    },
+    "bad names": {
+        "en": (
+            "names must be a dict such as {{'w': w}}, or (name, tensor) pairs such as "
+            "model.named_parameters(); got {kind}. To name one tensor w: names={{'w': w}}."
+        ),
+        "zh": (
+            "names 必须是像 {{'w': w}} 这样的字典，或者像 model.named_parameters() 那样的 (name, "
+            "tensor) 二元组；这里得到的是{kind}。要把一个张量命名为 w，请写 names={{'w': w}}。"
+        ),
+    },
+    "kind tensor": {"en": "a tensor", "zh": "一个张量"},
+    "kind unpaired": {
+        "en": "a {type} that does not pair names with tensors",
+        "zh": "一个没有把名字和张量配成对的 {type}",
+    },
+    "kind other": {"en": "a {type}", "zh": "一个 {type}"},
+    "set by each picture": {
+        "en": "{function} sets {option} itself: {reason}. Leave {option}= out.",
+        "zh": "{function} 会自己设置 {option}：{reason}。请去掉 {option}=。",
+    },
+    "picture outlines the node": {
+        "en": "each picture outlines the node that runs at its step",
+        "zh": "每张图都会框出在那一步运行的节点",
+    },
+    "picture labels the arrows": {
+        "en": "each picture writes on the arrows the gradients sent so far",
+        "zh": "每张图都会在箭头上写出到那一步为止传出的梯度",
+    },
+    "unknown option": {
+        "en": (
+            "{function} does not know the option {option}. Its options are those of "
+            "helpers.graph.draw that pictures of a trace leave to you: {allowed}."
+        ),
+        "zh": (
+            "{function} 没有 {option} 这个选项。它的选项是 helpers.graph.draw 的选项中，"
+            "追踪记录的图留给你自己设置的那些：{allowed}。"
+        ),
+    },
+    "too many frames": {
+        "en": (
+            "This backward pass ran {count} nodes; frames() draws at most {most} pictures, "
+            "beyond which they cannot be read. Show the trace as a table instead (the trace "
+            "itself, or step_through(trace)), or trace a smaller graph."
+        ),
+        "zh": (
+            "这次反向传播运行了 {count} 个节点；frames() 最多画 {most} 张图，再多就看不清了。"
+            "请改用表格显示这份追踪记录（直接显示 trace 本身，或用 step_through(trace)），"
+            "或者追踪一张更小的图。"
+        ),
+    },
+    "frames too slow": {
+        "en": (
+            "Each picture of this trace would take Graphviz about {seconds:,.0f} s to lay out "
+            "(the limit is {limit:.0f} s). Draw fewer nodes in each, e.g. frames(trace, "
+            "max_nodes=100)."
+        ),
+        "zh": (
+            "这份追踪记录的每张图都要 Graphviz 花大约 {seconds:,.0f} 秒来排版（上限是 "
+            "{limit:.0f} 秒）。请让每张图少画一些节点，例如 frames(trace, max_nodes=100)。"
+        ),
+    },
+}
+MESSAGES = Catalogue("helpers.backward_view", {**_WORDS, **_ERRORS})

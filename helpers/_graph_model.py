@@ -63,6 +63,10 @@ _CAPTION_TEXTS = {
         "zh": "辅助工具每次调用最多只查看一张图的 {seen:,} 个节点：这样每次调用都很快，"
         "也远远短于 PyTorch 一释放就会崩溃的、被 Python 看到过的节点链",
     },
+    # A tensor's shape, where its values are not shown: (3, 4) as Python writes it, these two
+    # in words.
+    "scalar": {"en": "scalar", "zh": "标量"},
+    "nested shape": {"en": "nested [{parts}]", "zh": "嵌套 [{parts}]"},
     "recorded nothing, inference": {
         "en": "Autograd recorded nothing for {what}: it was made under torch.inference_mode(), "
         "whose tensors never join a graph. Make it outside that block to follow it.",
@@ -393,8 +397,8 @@ def _shape(tensor: torch.Tensor) -> str:
         parts = [str(tuple(part.shape)) for part in tensor.detach().unbind()]
         if len(parts) > SMALL_TENSOR:
             parts = [*parts[:SMALL_TENSOR], "…"]
-        return f"nested [{', '.join(parts)}]"
-    return "scalar" if tensor.dim() == 0 else str(tuple(tensor.shape))
+        return caption("nested shape", parts=", ".join(parts))
+    return caption("scalar") if tensor.dim() == 0 else str(tuple(tensor.shape))
 
 
 def _format_nested(values: Any) -> str:

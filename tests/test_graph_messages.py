@@ -19,7 +19,7 @@ from speaks import assert_speaks_chinese
 
 from helpers import _graphviz, graph
 from helpers._graph_layout import plan
-from helpers._graph_model import OP, SAVED, SUMMARY, build_graph, walk
+from helpers._graph_model import OP, SAVED, SUMMARY, build_graph, describe, walk
 from helpers._graphviz import GraphvizNotFound, LayoutTooSlow, RenderError, render
 from helpers.graph import Drawing, GraphTooLarge, build, draw, to_dot
 from helpers.language import get_language, speaking
@@ -394,3 +394,11 @@ def test_a_child_process_is_told_the_language_to_speak():
     said = child.stderr.decode("utf-8").strip().splitlines()[-1]
     assert child.returncode == 1
     assert_speaks_chinese(said)
+
+
+def test_a_shape_shown_in_words_is_in_chinese():
+    with speaking("zh"):
+        assert describe(torch.tensor(2.0), show_values=False) == "标量 float32"
+        nested = torch.nested.nested_tensor([torch.zeros(2), torch.zeros(3)])
+        assert describe(nested) == "嵌套 [(2,), (3,)] float32"
+    assert describe(torch.tensor(2.0), show_values=False) == "scalar float32"

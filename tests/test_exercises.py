@@ -197,10 +197,9 @@ def test_verdict_html_shows_the_verdict_in_bold_and_the_hint_on_its_own_line(dem
 def test_every_line_a_verdict_shows_comes_from_the_messages_table(
     demo_exercise, monkeypatch, language
 ):
-    # No sentence of the frame may be written in the code: each language's table holds them all.
-    table = MESSAGES[language]
-    for key, template in table.items():
-        monkeypatch.setitem(table, key, "ZZ " + template)
+    # No sentence of the frame may be written in the code: the catalogue holds them all.
+    for entry in MESSAGES.texts.values():
+        monkeypatch.setitem(entry, language, "ZZ " + entry[language])
     with speaking(language):
         messages = [
             check(demo_exercise, ...).message,
@@ -219,13 +218,12 @@ def _blanks(template):
 
 
 def test_every_language_has_every_message_with_the_same_blanks():
-    english = MESSAGES["en"]
-    assert set(MESSAGES) == set(LANGUAGES)
-    for language, table in MESSAGES.items():
-        assert set(table) == set(english), language
-        for key, template in table.items():
-            assert _blanks(template) == _blanks(english[key]), (language, key)
-            assert template.count("{{") == english[key].count("{{"), (language, key)
+    assert MESSAGES.module == "helpers.exercises"
+    for key, entry in MESSAGES.texts.items():
+        assert set(entry) == set(LANGUAGES), key
+        for language, template in entry.items():
+            assert _blanks(template) == _blanks(entry["en"]), (language, key)
+            assert template.count("{{") == entry["en"].count("{{"), (language, key)
 
 
 # --- in Chinese ------------------------------------------------------------------------------
@@ -865,8 +863,8 @@ def _chinese_texts():
     for exercise_id, item in sorted(ALL.items()):
         for field in ("question", "hint", "why"):
             yield f"{exercise_id}.{field}", getattr(item, field)["zh"]
-    for key, template in MESSAGES["zh"].items():
-        yield f"MESSAGES.{key}", template
+    for key, entry in MESSAGES.texts.items():
+        yield f"MESSAGES.{key}", entry["zh"]
 
 
 @pytest.mark.parametrize(("where", "text"), list(_chinese_texts()), ids=lambda v: str(v)[:20])

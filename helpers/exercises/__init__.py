@@ -17,14 +17,17 @@ Answers are read by the rules of :mod:`helpers.exercises.reading` (``as_number``
 
 Every sentence a learner reads lives in data, in English and in Chinese: the question, hint and
 worked answer of each exercise are fields of its registration (``{"en": ..., "zh": ...}``), and
-the frame around them is the :data:`MESSAGES` table below, one per language. :func:`check`
-speaks the language chosen with :func:`helpers.set_language`; a right answer is right in both.
+the frame around them is the :data:`MESSAGES` catalogue below, an entry per text with the
+sentence in every language (a :class:`helpers.language.Catalogue`). :func:`check` speaks the
+language chosen with :func:`helpers.set_language`; a right answer is right in both.
 """
 
 from __future__ import annotations
 
+import difflib
 import html
 import importlib
+import math
 import pkgutil
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -35,6 +38,7 @@ from helpers.exercises.reading import (
     as_bool,
     as_bools,
     as_choice,
+    as_exercise_id,
     as_names,
     as_number,
     as_numbers,
@@ -42,16 +46,18 @@ from helpers.exercises.reading import (
     means_none,
     numbers_equal,
 )
-from helpers.language import LANGUAGES, choose
+from helpers.language import LANGUAGES, Catalogue, choose
 
 __all__ = [
     "MESSAGES",
     "Exercise",
+    "UnknownExercise",
     "Verdict",
     "WrongKind",
     "as_bool",
     "as_bools",
     "as_choice",
+    "as_exercise_id",
     "as_names",
     "as_number",
     "as_numbers",
@@ -63,77 +69,113 @@ __all__ = [
     "numbers_equal",
 ]
 
-# What check() says around an exercise's own texts, in each language. {id} is the exercise id;
-# {hint} and {why} are the exercise's fields; {note} is one of the "kind." notes, for an answer of
-# the wrong kind. The code of check() (in `check("{id}", ...)`) stays as Python writes it.
-MESSAGES: dict[str, dict[str, str]] = {
-    "en": {
-        "unanswered": (
+# What check() says around an exercise's own texts, one entry per text with every language.
+# {id} is the exercise id; {hint} and {why} are the exercise's fields; {note} is one of the
+# "kind." notes, for an answer of the wrong kind. The code of check() (in `check("{id}", ...)`)
+# stays as Python writes it.
+_TEXTS = {
+    "unanswered": {
+        "en": (
             "{id}: not answered yet. Replace ... with your answer and run the cell. "
             'Stuck? check("{id}", hint=True) gives a hint, check("{id}", show_answer=True) the '
             "worked answer."
         ),
-        "unanswered_short": "{id}: not answered yet.",
-        "right": "{id}: Right. {why}",
-        "wrong": "{id}: Not quite.",
-        "wrong_kind": "{id}: Not quite. {note}",
-        "hint": "Hint: {hint}",
-        "how_to_see_answer": (
-            'Try again. To see the worked answer, run check("{id}", answer, show_answer=True).'
-        ),
-        "answer": "Worked answer: {why}",
-        # One note per kind of answer a reader of helpers.exercises.reading asks for.
-        "kind.number": (
-            "The answer here is one number, such as 3 or 2.5 (not a list, not True/False)."
-        ),
-        "kind.numbers": "The answer here is numbers: a list such as [1.0, 2.0] or a tensor.",
-        "kind.bool": "The answer here is True or False.",
-        "kind.bools": "The answer here is a tuple of True/False values, such as (False, True).",
-        "kind.choice": "The answer here is one of the letters {letters}, as a string.",
-        "kind.word": 'The answer here is a name, written as a string in quotes, such as "name".',
-        "kind.names": 'The answer here is a set of names as strings, such as {{"x", "a"}}.',
-        "kind.none": (
-            'Write the value as Python prints it: a missing value is None (or the string "None").'
-        ),
-        "kind.function_class": (
-            "The answer here is your Function class itself, e.g. answer = CubeFunction."
-        ),
-        "kind.class_not_function": (
-            "torch.tensor, with a small t, is the function that makes a tensor; type() returns "
-            "a class, and the names of PyTorch's classes start with a capital letter. Here, "
-            "and only here, case matters."
-        ),
-    },
-    "zh": {
-        "unanswered": (
+        "zh": (
             "{id}：还没有作答。把 ... 换成你的答案，再运行这个单元格。"
             '卡住了？check("{id}", hint=True) 给出提示，check("{id}", show_answer=True) '
             "给出解答。"
         ),
-        "unanswered_short": "{id}：还没有作答。",
-        "right": "{id}：答对了。{why}",
-        "wrong": "{id}：还不对。",
-        "wrong_kind": "{id}：还不对。{note}",
-        "hint": "提示：{hint}",
-        "how_to_see_answer": (
-            '再想一想。想看解答，请运行 check("{id}", answer, show_answer=True)。'
+    },
+    "unanswered_short": {"en": "{id}: not answered yet.", "zh": "{id}：还没有作答。"},
+    "right": {"en": "{id}: Right. {why}", "zh": "{id}：答对了。{why}"},
+    "wrong": {"en": "{id}: Not quite.", "zh": "{id}：还不对。"},
+    "wrong_kind": {"en": "{id}: Not quite. {note}", "zh": "{id}：还不对。{note}"},
+    "hint": {"en": "Hint: {hint}", "zh": "提示：{hint}"},
+    "how_to_see_answer": {
+        "en": 'Try again. To see the worked answer, run check("{id}", answer, show_answer=True).',
+        "zh": '再想一想。想看解答，请运行 check("{id}", answer, show_answer=True)。',
+    },
+    "answer": {"en": "Worked answer: {why}", "zh": "解答：{why}"},
+    # The id as the learner wrote it ("1.1", "０１.１") and the exercise it was read as.
+    "id_read_as": {
+        "en": 'Read "{given}" as exercise "{id}".',
+        "zh": '把 "{given}" 当作第 {id} 题。',
+    },
+    "unknown_id": {
+        "en": "There is no exercise {given}. Did you mean {nearest}? The exercises are {known}.",
+        "zh": "没有编号为 {given} 的题目。你想写的是不是 {nearest}？现有的题号是 {known}。",
+    },
+    "unreadable_id": {
+        "en": (
+            "There is no exercise {given}: an exercise id is a lesson and a question, such as "
+            '"01.1". The exercises are {known}.'
         ),
-        "answer": "解答：{why}",
-        "kind.number": "这里的答案是一个数，例如 3 或 2.5（不是列表，也不是 True/False）。",
-        "kind.numbers": "这里的答案是一组数：像 [1.0, 2.0] 这样的列表，或一个张量。",
-        "kind.bool": "这里的答案是 True 或 False。",
-        "kind.bools": "这里的答案是由 True/False 组成的元组，例如 (False, True)。",
-        "kind.choice": "这里的答案是字母 {letters} 中的一个，写成字符串。",
-        "kind.word": '这里的答案是一个名字，写成带引号的字符串，例如 "name"。',
-        "kind.names": '这里的答案是一组名字（字符串），例如 {{"x", "a"}}。',
-        "kind.none": '请按 Python 打印的样子写出这个值：“没有值”写作 None（或字符串 "None"）。',
-        "kind.function_class": "这里的答案是你写的 Function 类本身，例如 answer = CubeFunction。",
-        "kind.class_not_function": (
+        "zh": (
+            '没有编号为 {given} 的题目：题号由课号和题目序号组成，例如 "01.1"。'
+            "现有的题号是 {known}。"
+        ),
+    },
+    # One note per kind of answer a reader of helpers.exercises.reading asks for.
+    "kind.number": {
+        "en": "The answer here is one number, such as 3 or 2.5 (not a list, not True/False).",
+        "zh": "这里的答案是一个数，例如 3 或 2.5（不是列表，也不是 True/False）。",
+    },
+    "kind.numbers": {
+        "en": "The answer here is numbers: a list such as [1.0, 2.0] or a tensor.",
+        "zh": "这里的答案是一组数：像 [1.0, 2.0] 这样的列表，或一个张量。",
+    },
+    "kind.bool": {
+        "en": "The answer here is True or False.",
+        "zh": "这里的答案是 True 或 False。",
+    },
+    "kind.bools": {
+        "en": "The answer here is a tuple of True/False values, such as (False, True).",
+        "zh": "这里的答案是由 True/False 组成的元组，例如 (False, True)。",
+    },
+    "kind.choice": {
+        "en": "The answer here is one of the letters {letters}, as a string.",
+        "zh": "这里的答案是字母 {letters} 中的一个，写成字符串。",
+    },
+    "kind.word": {
+        "en": 'The answer here is a name, written as a string in quotes, such as "name".',
+        "zh": '这里的答案是一个名字，写成带引号的字符串，例如 "name"。',
+    },
+    "kind.names": {
+        "en": 'The answer here is a set of names as strings, such as {{"x", "a"}}.',
+        "zh": '这里的答案是一组名字（字符串），例如 {{"x", "a"}}。',
+    },
+    "kind.none": {
+        "en": (
+            'Write the value as Python prints it: a missing value is None (or the string "None").'
+        ),
+        "zh": '请按 Python 打印的样子写出这个值：“没有值”写作 None（或字符串 "None"）。',
+    },
+    "kind.function_class": {
+        "en": "The answer here is your Function class itself, e.g. answer = CubeFunction.",
+        "zh": "这里的答案是你写的 Function 类本身，例如 answer = CubeFunction。",
+    },
+    "kind.class_not_function": {
+        "en": (
+            "torch.tensor, with a small t, is the function that makes a tensor; type() returns "
+            "a class, and the names of PyTorch's classes start with a capital letter. Here, "
+            "and only here, case matters."
+        ),
+        "zh": (
             "小写 t 的 torch.tensor 是创建张量的函数；type() 返回的是一个类，而 PyTorch 的类名"
             "以大写字母开头。只有在这里，大小写才有区别。"
         ),
     },
 }
+MESSAGES = Catalogue("helpers.exercises", _TEXTS)
+
+
+class UnknownExercise(KeyError):
+    """No exercise has the id asked for; the text names the nearest ids, in the learner's
+    language."""
+
+    def __str__(self) -> str:
+        # KeyError would show its text in quotes, with escapes: this is a sentence, not a key.
+        return str(self.args[0]) if self.args else ""
 
 
 @dataclass(frozen=True)
@@ -233,32 +275,81 @@ def check(
     A right answer is confirmed with the reason; a wrong one gets a hint. ``show_answer=True``
     adds the worked answer, ``hint=True`` the hint even before any answer is given. The verdict
     speaks the language chosen with :func:`helpers.set_language`.
+
+    The id is read like an answer: ``"1.1"`` or ``"０１.１"`` is exercise ``"01.1"``, and the
+    verdict says so. An id that names no exercise raises :class:`UnknownExercise` (a
+    ``KeyError``), whose text names the nearest ids.
     """
     item = _find(exercise_id)
-    fields = {"id": exercise_id, "hint": choose(item.hint), "why": choose(item.why)}
+    fields = {"id": item.exercise_id, "hint": choose(item.hint), "why": choose(item.why)}
     if answer is ...:
         lines = ["unanswered_short"] if hint or show_answer else ["unanswered"]
         lines += (["hint"] if hint else []) + (["answer"] if show_answer else [])
-        return Verdict(exercise_id, False, False, _say(lines, fields))
+        return _verdict(item, exercise_id, False, False, lines, fields)
     correct, wrong_kind = _mark(item, answer)
     if correct:
-        return Verdict(exercise_id, True, True, _say(["right"], fields))
+        return _verdict(item, exercise_id, True, True, ["right"], fields)
     if wrong_kind is None:
         lines = ["wrong"]
     else:
-        fields["note"] = choose(_messages(f"kind.{wrong_kind.kind}")).format(**wrong_kind.details)
+        fields["note"] = MESSAGES.say(f"kind.{wrong_kind.kind}", **wrong_kind.details)
         lines = ["wrong_kind"]
     lines += ["answer"] if show_answer else ["hint", "how_to_see_answer"]
-    return Verdict(exercise_id, True, False, _say(lines, fields))
+    return _verdict(item, exercise_id, True, False, lines, fields)
 
 
-def _find(exercise_id: str) -> Exercise:
+def _verdict(
+    item: Exercise,
+    written_id: Any,
+    answered: bool,
+    correct: bool,
+    lines: list[str],
+    fields: dict[str, str],
+) -> Verdict:
+    # str.format fills the blanks once: braces inside a hint or a worked answer stay as written.
+    message = "\n".join(MESSAGES.say(key, **fields) for key in lines)
+    if not (isinstance(written_id, str) and written_id.strip() == item.exercise_id):
+        # The id was read, not found as written: say which exercise was taken.
+        given = written_id.strip() if isinstance(written_id, str) else repr(written_id)
+        message += "\n" + MESSAGES.say("id_read_as", given=given, id=item.exercise_id)
+    return Verdict(item.exercise_id, answered, correct, message)
+
+
+def _find(exercise_id: Any) -> Exercise:
+    """The exercise ``exercise_id`` names, written as registered or read like an answer."""
     known = exercises()
-    if exercise_id not in known:
-        raise KeyError(
-            f"There is no exercise {exercise_id!r}. Known ids: {', '.join(sorted(known))}."
-        )
-    return known[exercise_id]
+    if isinstance(exercise_id, str) and exercise_id in known:
+        return known[exercise_id]
+    read = as_exercise_id(exercise_id)
+    if read in known:
+        return known[read]
+    given = f'"{exercise_id[:60]}"' if isinstance(exercise_id, str) else repr(exercise_id)[:60]
+    nearest = _nearest_ids(exercise_id, read, sorted(known))
+    blanks = {"given": given, "known": ", ".join(sorted(known))}
+    if nearest:
+        quoted = ", ".join(f'"{known_id}"' for known_id in nearest)
+        text = MESSAGES.say("unknown_id", nearest=quoted, **blanks)
+    else:
+        text = MESSAGES.say("unreadable_id", **blanks)
+    raise UnknownExercise(text)
+
+
+def _nearest_ids(written: Any, read: str | None, known: list[str]) -> list[str]:
+    """The ids a learner most likely meant by an id that names no exercise: the questions of the
+    lesson written ("1.9": 01.1, 01.2, 01.3) or of the nearest lesson ("10.1": lesson 09's),
+    or for text that is no id, the known ids spelled most alike ("01.1a": 01.1)."""
+    if read is not None:
+        lessons = {known_id.split(".")[0] for known_id in known}
+        wanted = int(read.split(".")[0])
+        lesson = min(lessons, key=lambda lesson: (abs(_lesson_number(lesson) - wanted), lesson))
+        return [known_id for known_id in known if known_id.split(".")[0] == lesson]
+    if isinstance(written, str):
+        return difflib.get_close_matches(written.strip(), known, n=3)
+    return []
+
+
+def _lesson_number(lesson: str) -> float:
+    return int(lesson) if lesson.isdigit() else math.inf
 
 
 def _mark(item: Exercise, answer: Any) -> tuple[bool, WrongKind | None]:
@@ -272,16 +363,6 @@ def _mark(item: Exercise, answer: Any) -> tuple[bool, WrongKind | None]:
         # learner's object whose __eq__ raises). None of it makes the answer right, and none of
         # it may crash the learner's check cell.
         return False, None
-
-
-def _say(keys: list[str], fields: dict[str, str]) -> str:
-    # str.format fills the blanks once: braces inside a hint or a worked answer stay as written.
-    return "\n".join(choose(_messages(key)).format(**fields) for key in keys)
-
-
-def _messages(key: str) -> dict[str, str]:
-    """The message ``key`` in every language, as `choose` takes it."""
-    return {language: table[key] for language, table in MESSAGES.items()}
 
 
 def _check_languages(exercise_id: str, field: str, text: object) -> None:

@@ -30,8 +30,17 @@ from helpers.exercises import as_bool, as_number, exercise, numbers_equal
         "zh": "每次 backward() 都把 d(w*w)/dw = 2w = 6 加到 w.grad 上，两次调用之间没有任何操作"
         "把它清零，这就是梯度累加：6 + 6 + 6 = 18。",
     },
-    right_answers=(18, 18.0, torch.tensor(18.0), "18", np.float32(18), torch.tensor([18.0])),
-    wrong_answers=(6, 6.0, 0, "6", [18], None, True),
+    right_answers=(
+        18,
+        18.0,
+        torch.tensor(18.0),
+        "18",
+        np.float32(18),
+        torch.tensor([18.0]),
+        "18。",
+        "十八",
+    ),
+    wrong_answers=(6, 6.0, 0, "6", [18], None, True, "六", "6 和 18"),
 )
 def _accumulated_gradient(answer: Any) -> bool:
     return as_number(answer) == 18.0
@@ -57,8 +66,18 @@ def _accumulated_gradient(answer: Any) -> bool:
         "zh": "在 no_grad 之下自动求导什么也不记录：z 没有 grad_fn，所以即使 w 需要梯度，"
         "z.requires_grad 也是 False。",
     },
-    right_answers=(False, "False", "false", np.False_, torch.tensor(False), "tensor(False)"),
-    wrong_answers=(True, "True", 0, 0.0, torch.tensor(True), "no", "否", [False]),
+    right_answers=(
+        False,
+        "False",
+        "false",
+        np.False_,
+        torch.tensor(False),
+        "tensor(False)",
+        "False.",
+        "“False”",
+        "「False」",
+    ),
+    wrong_answers=(True, "True", 0, 0.0, torch.tensor(True), "no", "否", [False], "“True”。"),
 )
 def _no_grad_result(answer: Any) -> bool:
     return as_bool(answer) is False
@@ -94,8 +113,20 @@ def _no_grad_result(answer: Any) -> bool:
         np.array([2, 0, 6]),
         torch.tensor([2.0, 0.0, 6.0]).to_sparse(),
         "［２，０，６］",
+        "【2，0，6】",
+        "[2, 0, 6]。",
+        "array([2., 0., 6.])",
     ),
-    wrong_answers=([2, 4, 6], [1, 0, 1], 8, [2, 0], [True, False, True], "2 4 6", [[2, 0, 6]]),
+    wrong_answers=(
+        [2, 4, 6],
+        [1, 0, 1],
+        8,
+        [2, 0],
+        [True, False, True],
+        "2 4 6",
+        [[2, 0, 6]],
+        "【2，4，6】",
+    ),
 )
 def _vector_jacobian_product(answer: Any) -> bool:
     return numbers_equal(answer, [2.0, 0.0, 6.0])

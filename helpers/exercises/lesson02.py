@@ -40,8 +40,19 @@ from helpers.exercises import as_names, as_number, exercise, means_none
         ("w", "b"),
         "w、b",
         "{‘w’，‘b’}",
+        "w和b",
+        "w and b",
+        "w；b。",
     ),
-    wrong_answers=({"w", "b", "x"}, {"u", "v", "a"}, {"w"}, "all", {"w": 1, "b": 2}, [None]),
+    wrong_answers=(
+        {"w", "b", "x"},
+        {"u", "v", "a"},
+        {"w"},
+        "all",
+        {"w": 1, "b": 2},
+        [None],
+        "w、b 和 x",
+    ),
 )
 def _leaves_with_grad(answer: Any) -> bool:
     return as_names(answer) == {"w", "b"}
@@ -68,8 +79,8 @@ def _leaves_with_grad(answer: Any) -> bool:
         "（PyTorch 打印成 -0.，它等于 0）。结果是 0 而不是 None：w 是需要梯度的叶子张量，"
         "它的 .grad 会被填上。",
     },
-    right_answers=(0, 0.0, -0.0, "-0.", torch.tensor(-0.0), "tensor(-0.)"),
-    wrong_answers=(-3, 3, 1, None, "None", False, "无"),
+    right_answers=(0, 0.0, -0.0, "-0.", torch.tensor(-0.0), "tensor(-0.)", "零", "0。"),
+    wrong_answers=(-3, 3, 1, None, "None", False, "无", "负三"),
 )
 def _flat_relu_gradient(answer: Any) -> bool:
     return as_number(answer) == 0.0
@@ -95,8 +106,8 @@ def _flat_relu_gradient(answer: Any) -> bool:
         "zh": "retain_grad() 要求之后的反向传播保留 u 的梯度；已经运行过的那次反向传播早就把它"
         "丢掉了，所以 u.grad 是 None。要在 backward() 之前调用 retain_grad()。",
     },
-    right_answers=(None, "None", "none", " NONE ", "“None”"),
-    wrong_answers=(1, 1.0, 3, 0, "0", [None], "nothing", "无", "没有"),
+    right_answers=(None, "None", "none", " NONE ", "“None”", "None。", "None."),
+    wrong_answers=(1, 1.0, 3, 0, "0", [None], "nothing", "无", "没有", "无。"),
 )
 def _retain_grad_too_late(answer: Any) -> bool:
     return means_none(answer)

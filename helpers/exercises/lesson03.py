@@ -30,8 +30,8 @@ from helpers.exercises import as_number, exercise
         "zh": "next_functions 按操作输入的顺序排列：位置 0 是 x，它不需要梯度，所以没有节点"
         "（None）；位置 1 是 w 的 AccumulateGrad。",
     },
-    right_answers=(0, "0", np.int64(0), 0.0, "０"),
-    wrong_answers=(1, 2, False, None, "x"),
+    right_answers=(0, "0", np.int64(0), 0.0, "０", "〇", "0。"),
+    wrong_answers=(1, 2, False, None, "x", "一"),
 )
 def _slot_of_the_input_without_grad(answer: Any) -> bool:
     return as_number(answer) == 0
@@ -59,8 +59,8 @@ def _slot_of_the_input_without_grad(answer: Any) -> bool:
         "w.grad 上，所以它是 6 + 27 = 33。想只得到一次的梯度，就在两次之间把 w.grad 设为 None"
         "（或清零）。",
     },
-    right_answers=(33, 33.0, "33", "３３"),
-    wrong_answers=(27, 6, 9, 162, "27"),
+    right_answers=(33, 33.0, "33", "３３", "三十三", "33。"),
+    wrong_answers=(27, 6, 9, 162, "27", "二十七", "三三十"),
 )
 def _accumulated_over_two_passes(answer: Any) -> bool:
     return as_number(answer) == 33.0
@@ -88,8 +88,8 @@ def _accumulated_over_two_passes(answer: Any) -> bool:
         "zh": "unbind 有两个输出：p（输出 0）和 q（输出 1）。r 由 q 算出，所以它的边指向 "
         "UnbindBackward0 的输出 1：沿这条边传回的梯度就是 q 的梯度。",
     },
-    right_answers=(1, "1", np.int64(1)),
-    wrong_answers=(0, 10, 2, True, "q"),
+    right_answers=(1, "1", np.int64(1), "一", "1。"),
+    wrong_answers=(0, 10, 2, True, "q", "零"),
 )
 def _output_index_of_q(answer: Any) -> bool:
     return as_number(answer) == 1

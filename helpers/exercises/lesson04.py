@@ -101,9 +101,17 @@ class _CubeKeepsXOnCtxInADict(Function):
 def _cube_backward(answer: Any) -> bool:
     if not (isinstance(answer, type) and issubclass(answer, Function)):
         raise WrongKind("function_class")
+    # The test builds a graph of its own, so it must not inherit a check cell run under
+    # torch.no_grad() or torch.inference_mode(): autograd on, and tensors made outside
+    # inference mode (an inference tensor can never join a graph).
+    with torch.inference_mode(False), torch.enable_grad():
+        return _passes_the_cube_tests(answer)
+
+
+def _passes_the_cube_tests(cube: type[Function]) -> bool:
     x = torch.tensor([-1.5, 0.5, 2.0], dtype=torch.float64, requires_grad=True)
     try:
-        output = answer.apply(x)
+        output = cube.apply(x)
         grad_output = torch.tensor([1.0, -2.0, 0.5], dtype=torch.float64)
         sent = grad_output.clone()
         torch.autograd.grad(output, x, grad_output)
@@ -111,7 +119,7 @@ def _cube_backward(answer: Any) -> bool:
             torch.equal(output.detach(), x.detach() ** 3)
             and torch.equal(grad_output, sent)
             and not _keeps_a_tensor_on_ctx(output.grad_fn)
-            and gradcheck(answer.apply, (x,), raise_exception=False)
+            and gradcheck(cube.apply, (x,), raise_exception=False)
         )
     except Exception:
         # Whatever the learner's backward raises (an unfinished `...`, a shape error) means the
@@ -172,8 +180,23 @@ def _holds_a_tensor(value: Any, levels: int = 4) -> bool:
         "true, false",
         (np.True_, np.False_),
         "（True，False）",
+        "（True，False）。",
+        "('True', 'False')",
+        "True 和 False",
+        "tensor([True, False])",
     ),
-    wrong_answers=((True, True), (True,), True, (1, 0), "True", {True, False}, "是, 否"),
+    wrong_answers=(
+        (True, True),
+        (True,),
+        True,
+        (1, 0),
+        "True",
+        {True, False},
+        "是, 否",
+        "(1, 0)",
+        "True 或 False",
+        "{True, False}",
+    ),
 )
 def _needs_input_grad_of_power(answer: Any) -> bool:
     # Only booleans count: (1, 0) equals (True, False) in Python, but it is not the value.
@@ -203,8 +226,8 @@ def _needs_input_grad_of_power(answer: Any) -> bool:
         "原样通过：x.grad 是 1（torch.relu 在这里给出 0）。在折点处两种选择都说得通，"
         "gradcheck 也分辨不出来：检验 ReLU 时要避开 0。",
     },
-    right_answers=(1, 1.0, torch.tensor(1.0), "1", "tensor(1.)"),
-    wrong_answers=(0, 0.0, 0.5, True, "0"),
+    right_answers=(1, 1.0, torch.tensor(1.0), "1", "tensor(1.)", "一", "1。"),
+    wrong_answers=(0, 0.0, 0.5, True, "0", "零", "〇"),
 )
 def _my_relu_gradient_at_zero(answer: Any) -> bool:
     return as_number(answer) == 1.0

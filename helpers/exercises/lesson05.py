@@ -29,7 +29,7 @@ from helpers.exercises import as_choice, as_number, exercise, means_none
         "zh": "backward() 是往 .grad 里累加；第 0 步留下的值没有被清掉，所以 w2.grad 是第 0 步"
         "的梯度加上第 1 步的梯度，参数更新也会照着这个和来走。",
     },
-    right_answers=("b", "B", " b ", "'b'", "“b”", "ｂ"),
+    right_answers=("b", "B", " b ", "'b'", "“b”", "ｂ", "b。", "（b）", "「b」"),
     wrong_answers=("a", "c", 2, "ab", ["b"], [False, True, False]),
 )
 def _gradients_accumulate(answer: Any) -> bool:
@@ -56,8 +56,31 @@ def _gradients_accumulate(answer: Any) -> bool:
         "zh": "每个权重有一个梯度：w1 有 1000 × 100 = 100,000 个数，w2 有 100 × 10 = 1,000 个，"
         "一共 101,000 个。x 和 y 不需要梯度，没有 .grad。",
     },
-    right_answers=(101000, 101000.0, "101000", "101,000", "101_000", "1.01e5", "１０１０００"),
-    wrong_answers=(100000, 1000, 101100, 64000 + 640, "many", "101,0"),
+    right_answers=(
+        101000,
+        101000.0,
+        "101000",
+        "101,000",
+        "101_000",
+        "1.01e5",
+        "１０１０００",
+        "10.1万",
+        "十万一千",
+        "101000个",
+        "10.1万个",
+    ),
+    wrong_answers=(
+        100000,
+        1000,
+        101100,
+        64000 + 640,
+        "many",
+        "101,0",
+        "十万",
+        "10万个",
+        "十万一百",
+        "100000 和 1000",
+    ),
 )
 def _number_of_gradients(answer: Any) -> bool:
     return as_number(answer) == 101000
@@ -84,8 +107,8 @@ def _number_of_gradients(answer: Any) -> bool:
         "zh": "新的 w1 是减法的结果：它有 grad_fn，不是叶子张量，所以 backward() 不会填写它的 "
         ".grad，它一直是 None（读取它时 PyTorch 会发出警告）。",
     },
-    right_answers=(None, "None", "none", "Ｎｏｎｅ"),
-    wrong_answers=(0, "0", "a tensor", "the gradient", [None], False, "空"),
+    right_answers=(None, "None", "none", "Ｎｏｎｅ", "None。"),
+    wrong_answers=(0, "0", "a tensor", "the gradient", [None], False, "空", "零"),
 )
 def _update_outside_no_grad(answer: Any) -> bool:
     return means_none(answer)

@@ -40,6 +40,11 @@ from helpers.exercises import as_choice, exercise, numbers_equal
         "tensor([0., 1., 2.])",
         "0 1 2",
         "０、１、２",
+        "[0. 1. 2.]",
+        "array([0., 1., 2.])",
+        "np.array([0, 1, 2])",
+        "【0，1，2】。",
+        "0，1 和 2",
     ),
     wrong_answers=(
         [0, 0, 1],
@@ -50,6 +55,8 @@ from helpers.exercises import as_choice, exercise, numbers_equal
         2,
         [False, True, True],
         "c",
+        "[0. 1. 1.]",
+        "array([0., 0., 2.])",
     ),
 )
 def _two_relus_at_zero(answer: Any) -> bool:
@@ -80,7 +87,7 @@ def _two_relus_at_zero(answer: Any) -> bool:
         "zh": "测出的斜率是两个几乎相等的输出之差除以一个很小的步长；float32 在这个差里保留的"
         "数字太少，所以即使 backward 写对了，也会通不过检查。",
     },
-    right_answers=("a", "A", " a", "‘a’"),
+    right_answers=("a", "A", " a", "‘a’", "a。", "(a)"),
     wrong_answers=("b", "c", 1, "ab", [True, False, False], ["a"]),
 )
 def _why_double(answer: Any) -> bool:

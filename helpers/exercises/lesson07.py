@@ -9,6 +9,9 @@ import torch
 
 from helpers.exercises import WrongKind, as_word, exercise, numbers_equal
 
+# The spellings of the function torch.tensor, case and all (see helpers.exercises.reading).
+_THE_FUNCTION = ("tensor", "torch.tensor")
+
 
 @exercise(
     "07.1",
@@ -37,6 +40,8 @@ from helpers.exercises import WrongKind, as_word, exercise, numbers_equal
         "<class 'torch.Tensor'>",
         "TENSOR",
         "“torch.Tensor”",
+        "torch.Tensor。",
+        "「Tensor」",
     ),
     wrong_answers=(
         torch.autograd.Variable,
@@ -45,19 +50,22 @@ from helpers.exercises import WrongKind, as_word, exercise, numbers_equal
         "<class 'torch.autograd.variable.Variable'>",
         torch.tensor,
         "torch.tensor",
+        "tensor",
+        "<class 'torch.tensor'>",
         None,
     ),
 )
 def _variable_returns_a_tensor(answer: Any) -> bool:
-    # Names ignore case, except here: torch.tensor, small t, is the function that makes a
-    # tensor, a classic confusion with the class torch.Tensor that type() returns.
-    if as_word(answer, keep_case=True) == "torch.tensor":
+    # Names ignore case, except here: written all in small letters, tensor and torch.tensor name
+    # the function that makes a tensor, a classic confusion with the class type() returns.
+    if answer is torch.tensor or as_word(answer, keep_case=True) in _THE_FUNCTION:
         raise WrongKind("class_not_function")
     return as_word(answer) in {"torch.tensor", "tensor"}
 
 
-# The method however it is written: item, .item(), loss.item(), Tensor.item, torch.Tensor.item().
-_METHOD = re.compile(r"(?:(?:loss|(?:torch\.)?tensor)?\.)?(?P<name>\w+)(?:\(\))?")
+# The method however it is written, on whatever it is called: item, .item(), loss.item(),
+# x.item(), loss.data.item(), Tensor.item, torch.Tensor.item().
+_METHOD = re.compile(r"(?:[a-z_]\w*\.)*\.?(?P<name>[a-z_]\w*)(?:\(\))?")
 
 
 @exercise(
@@ -94,8 +102,22 @@ _METHOD = re.compile(r"(?:(?:loss|(?:torch\.)?tensor)?\.)?(?P<name>\w+)(?:\(\))?
         "“item”",
         "Tensor.item",
         "torch.Tensor.item()",
+        "x.item()",
+        "loss.data.item()",
+        "loss.item()。",
+        "`loss.item()`",
     ),
-    wrong_answers=("loss.data[0]", "data", "loss[0]", "numpy", "items", 0, "lossitem"),
+    wrong_answers=(
+        "loss.data[0]",
+        "data",
+        "loss[0]",
+        "numpy",
+        "items",
+        0,
+        "lossitem",
+        "loss.data",
+        "loss.numpy()",
+    ),
 )
 def _item_replaces_data_index(answer: Any) -> bool:
     written = _METHOD.fullmatch(as_word(answer))
@@ -127,8 +149,24 @@ def _item_replaces_data_index(answer: Any) -> bool:
         "绕过了版本计数器的检查，于是 backward 悄悄地用了这些 0：x.grad 是 [0, 0]，而不是"
         "正确的 [1, e]。同样的 zero_() 如果放在 torch.no_grad() 下执行，backward 就会报错。",
     },
-    right_answers=([0, 0], (0.0, 0.0), torch.zeros(2), "tensor([0., 0.])", [-0.0, 0.0]),
-    wrong_answers=([1.0, 2.7183], [1, 1], 0, "RuntimeError", [False, False], [0, 0, 0]),
+    right_answers=(
+        [0, 0],
+        (0.0, 0.0),
+        torch.zeros(2),
+        "tensor([0., 0.])",
+        [-0.0, 0.0],
+        "【0，0】",
+        "0 和 0",
+    ),
+    wrong_answers=(
+        [1.0, 2.7183],
+        [1, 1],
+        0,
+        "RuntimeError",
+        [False, False],
+        [0, 0, 0],
+        "tensor([1.0000, 2.7183])",
+    ),
 )
 def _data_hides_the_in_place_change(answer: Any) -> bool:
     return numbers_equal(answer, [0.0, 0.0])

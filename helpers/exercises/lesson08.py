@@ -31,8 +31,8 @@ from helpers.exercises import as_choice, as_number, exercise
         "zh": "h 连出三条边：h * h 的两个输入（MulBackward0 的位置 0 和位置 1），以及加法的一个"
         "输入。SinBackward0 的依赖计数是 3；它只运行一次，处理的是这三个梯度之和。",
     },
-    right_answers=(3, 3.0, "3"),
-    wrong_answers=(1, 2, 4, "2"),
+    right_answers=(3, 3.0, "3", "三", "3个", "三个。"),
+    wrong_answers=(1, 2, 4, "2", "两", "两个"),
 )
 def _edges_into_sin(answer: Any) -> bool:
     return as_number(answer) == 3
@@ -62,8 +62,8 @@ def _edges_into_sin(answer: Any) -> bool:
         "zh": "到达的梯度有三个：h * h 的两个位置各送来 3（每个位置得到另一个因子），加法送来 1。"
         "引擎在运行节点之前把它们相加：3 + 3 + 1 = 7，正是 dy/dh = 2h + 1。",
     },
-    right_answers=(7, 7.0, "7", torch.tensor(7.0)),
-    wrong_answers=(6, 3, 1, 4, "6"),
+    right_answers=(7, 7.0, "7", torch.tensor(7.0), "七", "7。"),
+    wrong_answers=(6, 3, 1, 4, "6", "六"),
 )
 def _summed_gradient(answer: Any) -> bool:
     return as_number(answer) == 7.0
@@ -95,7 +95,7 @@ def _summed_gradient(answer: Any) -> bool:
         "MulBackward0。（AccumulateGrad 节点的序列号比其他节点都大，所以叶子张量的梯度一凑齐"
         "就会被存下来。）",
     },
-    right_answers=("q", "Q", " q ", "“q”"),
+    right_answers=("q", "Q", " q ", "“q”", "q。", "「q」"),
     wrong_answers=("p", "P", "both", 1, "pq", torch.tensor(1)),
 )
 def _most_recent_first(answer: Any) -> bool:

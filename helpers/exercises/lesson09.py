@@ -32,8 +32,8 @@ from helpers.exercises import as_choice, as_number, exercise
         "zh": "在 y 的节点运行之前，钩子把起始梯度 1 变成了 10。MulBackward0 沿它的两条边各送出 "
         "10 * x = 30，两条边都通向 x：x.grad = 30 + 30 = 60，是 dy/dx = 2x = 6 的十倍。",
     },
-    right_answers=(60, 60.0, "60", torch.tensor(60.0)),
-    wrong_answers=(6, 30, 600, 10, "6"),
+    right_answers=(60, 60.0, "60", torch.tensor(60.0), "六十", "60。"),
+    wrong_answers=(6, 30, 600, 10, "6", "三十", "六百"),
 )
 def _hook_on_the_output(answer: Any) -> bool:
     return as_number(answer) == 60.0
@@ -59,8 +59,8 @@ def _hook_on_the_output(answer: Any) -> bool:
         "en": "g = 4x³ = 32, recorded; h = dg/dx = 12x² = 48 at x = 2.",
         "zh": "g = 4x³ = 32，它本身也被记录进了计算图；h = dg/dx = 12x²，在 x = 2 处等于 48。",
     },
-    right_answers=(48, 48.0, "48", torch.tensor(48.0)),
-    wrong_answers=(32, 24, 96, 16, "32"),
+    right_answers=(48, 48.0, "48", torch.tensor(48.0), "四十八"),
+    wrong_answers=(32, 24, 96, 16, "32", "三十二"),
 )
 def _second_derivative(answer: Any) -> bool:
     return as_number(answer) == 48.0
@@ -93,7 +93,7 @@ def _second_derivative(answer: Any) -> bool:
         "把它的版本计数器从 0 变成 1，于是 backward 拒绝运行。y = y * 2 创建一个新张量，"
         "再把名字 y 绑定到它上面；z = y + 1 只读取 y。这两行都让保存的输出停留在版本 0。",
     },
-    right_answers=("b", "B", " b ", "“b”"),
+    right_answers=("b", "B", " b ", "“b”", "b。", "「b」"),
     wrong_answers=("a", "c", "ab", True, 2),
 )
 def _augmented_assignment_is_in_place(answer: Any) -> bool:
@@ -120,8 +120,8 @@ def _augmented_assignment_is_in_place(answer: Any) -> bool:
         "zh": "add_、赋值 t[0] = 5 和 mul_ 都原地修改了 t，每次都让它的版本计数器加 1："
         "0 + 3 = 3。创建新张量的操作（例如 t + 1）不会改变它。",
     },
-    right_answers=(3, 3.0, "3", torch.tensor(3)),
-    wrong_answers=(2, 1, 0, 4, "2"),
+    right_answers=(3, 3.0, "3", torch.tensor(3), "三", "3次"),
+    wrong_answers=(2, 1, 0, 4, "2", "两次", "四"),
 )
 def _version_counter(answer: Any) -> bool:
     return as_number(answer) == 3

@@ -8,6 +8,7 @@ listed in helpers/exercises/reading.py.
 
 import time
 
+import numpy as np
 import pytest
 import torch
 from speaks import assert_speaks_chinese
@@ -266,8 +267,21 @@ FORMS = [
 
 
 def _row_id(row):
+    # The same on every run and in every pytest-xdist worker: no memory address, no set order.
     exercise_id, answer, correct, kind = row
-    return f"{exercise_id} {answer!r} {'right' if correct else kind or 'wrong'}"
+    return f"{exercise_id} {_stable_repr(answer)} {'right' if correct else kind or 'wrong'}"
+
+
+def _stable_repr(answer):
+    if isinstance(answer, (set, frozenset)):
+        return "{" + ", ".join(sorted(map(_stable_repr, answer))) + "}"
+    if isinstance(answer, (list, tuple)):
+        return type(answer).__name__ + "(" + ", ".join(map(_stable_repr, answer)) + ")"
+    if isinstance(answer, (str, int, float, bool, type(None))):
+        return repr(answer)
+    if isinstance(answer, (torch.Tensor, np.ndarray, np.generic)):
+        return f"{type(answer).__name__}{answer.tolist()!r}"
+    return getattr(answer, "__qualname__", type(answer).__name__)
 
 
 def kind_note(kind, language):

@@ -13,11 +13,12 @@ is a straight-ish line there and an L-shaped corner on a linear axis.
 
 A plot never stops the training it shows. A loss the axis cannot show (0 or below on a log
 axis; nan or infinite on any axis, and a whole number too large for a float counts as infinite)
-is skipped: the curve joins the points on either side of it, and one caption in the corner of
-the picture says how many were skipped and where the first was. The live plot skips, the same
-way, a step that does not come after the last one it drew (steps that restart at 0 each epoch),
-and if matplotlib fails to draw the curve at all it warns once and stops redrawing. It still
-keeps every value in ``live.losses``, and its step in ``live.steps``.
+is skipped: the curve joins the points on either side of it, and one caption under the axes
+(never over the curve) says how many were skipped and where the first was. The live plot skips,
+the same way, a step that does not come after the last one it drew (steps that restart at 0 each
+epoch), and if matplotlib fails to draw the curve at all it warns and stops redrawing; an update
+after the plot is finished is recorded, with a warning, and not drawn. It still keeps every
+value in ``live.losses``, and its step in ``live.steps``.
 
 The live plot takes one place in the cell at the first step and redraws the picture there, in
 place, through an IPython display handle, rather than clearing the cell's output (which piles
@@ -44,6 +45,7 @@ import math
 import numbers
 import re
 import reprlib
+import sys
 import textwrap
 import time
 import unicodedata
@@ -55,10 +57,11 @@ from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib import font_manager
+from matplotlib import cbook, font_manager
 from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
+from matplotlib.mathtext import MathTextParser
 from matplotlib.text import Text
 
 from helpers.language import LANGUAGES, Catalogue, get_language
@@ -76,6 +79,10 @@ _MAX_REDRAW_SHARE = 0.05
 _clock = time.perf_counter
 
 Curve = tuple[list[int], list[float]]  # the steps and the loss at each step
+# The live plot's margins around its axes, in inches (the top one 0.35 with a title), and the
+# room it keeps beyond what the labels need where it has to widen one.
+_MARGINS = {"left": 0.78, "right": 0.18, "bottom": 0.49, "top": 0.21}
+_PAD = 0.04
 Title = str | Mapping[str, str] | None  # one title, or one per language: {"en": ..., "zh": ...}
 _CAPTION_WIDTH = 56  # columns per line of the caption about skipped losses (a character: two)
 _CLOSING_MARKS = set("，。、；：？！）」』”")  # never the first character of a line
@@ -125,9 +132,18 @@ WORDS: dict[str, dict[str, str]] = {
 }
 # What the plots say outside the picture, in the chosen language whatever the fonts.
 _TEXTS = {
+    # Also what a loop that never finishes its plot leaves: so it says when the curve comes.
     "placeholder": {
-        "en": "(the loss curve is drawn here while the loop runs)",
-        "zh": "（训练循环运行时，损失曲线会画在这里）",
+        "en": "(the loss curve is drawn here while the loop runs: first after {seconds} s, "
+        "and in full at .finish(), which a with block calls when it ends)",
+        "zh": "（训练循环运行时，损失曲线会画在这里：{seconds} 秒后第一次画出，调用 .finish() 时"
+        "画出完整的曲线；with 块结束时会自动调用它）",
+    },
+    "not_drawn": {
+        "en": "(the loss curve could not be drawn: the warning below says why; "
+        "every loss is in .losses, with its step in .steps)",
+        "zh": "（损失曲线画不出来，原因见下方的警告；每个损失都在 .losses 里，"
+        "它的步数在 .steps 里）",
     },
     # --- plot_losses: the losses and steps it is given
     "no_runs": {
@@ -149,6 +165,18 @@ _TEXTS = {
         "Did the training loop run, and append loss.item() at each step?",
         "zh": "没有可画的东西：{run}损失列表是空的。训练循环运行了吗？"
         "每一步都把 loss.item() 追加到列表里了吗？",
+    },
+    "steps_not_a_list": {
+        "en": "steps must be a list of whole numbers, one per loss, such as [0, 10, 20], "
+        "got {value} ({type}).",
+        "zh": "steps 必须是一个整数列表，每个损失对应一个步数，例如 [0, 10, 20]，"
+        "这里得到的却是 {value}（{type}）。",
+    },
+    "steps_given_twice": {
+        "en": "This dict already gives the step of each loss, {{step: loss}}, so steps= has "
+        "nothing to add: leave it out, or pass the losses as a list with steps=.",
+        "zh": "这个 dict 已经给出了每个损失的步数（{{step: loss}}），steps= 是多余的："
+        "请去掉它，或者把损失放进一个列表、再用 steps= 给出步数。",
     },
     "steps_and_losses_differ": {
         "en": "There are {losses} losses{run} but {steps} steps: give exactly one step per loss.",
@@ -188,6 +216,19 @@ _TEXTS = {
         "per step. Record loss.item() after computing the (summed) loss.",
         "zh": "{what}是含有多个数的张量或数组，而损失每一步只有一个数。"
         "请先算出（求和后的）损失，再记录 loss.item()。",
+    },
+    "no_numbers": {
+        "en": "{what} is an empty tensor or array: it holds no number, and a loss is one number "
+        "per step. Record loss.item() after computing the (summed) loss.",
+        "zh": "{what}是一个空的张量或数组，里面一个数也没有，而损失每一步是一个数。"
+        "请先算出（求和后的）损失，再记录 loss.item()。",
+    },
+    # .item() failed for a reason of its own: that reason, not a guess, is what the learner needs.
+    "item_failed": {
+        "en": "{what} ({type}) could not be read as a number: its .item() raised "
+        "{error_type}: {error}. Fix that error first, or record a Python float.",
+        "zh": "{what}（{type}）读不出数值：它的 .item() 抛出了 {error_type}：“{error}”。"
+        "请先解决这个错误，或者直接记录一个 Python 的 float。",
     },
     "not_a_number": {
         "en": "{what} is {value} ({type}), not a number. "
@@ -240,9 +281,29 @@ _TEXTS = {
         "zh": "every_seconds 必须大于或等于 0，这里得到的却是 {value}。",
     },
     "finished": {
-        "en": "This live plot is finished: its final curve is drawn. "
-        "Create a new LiveLossPlot for a new training run.",
-        "zh": "这个实时损失图已经结束，最终的曲线已经画好。新的一次训练请新建一个 LiveLossPlot。",
+        "en": "This live plot is finished: its final curve is drawn. Losses recorded after that "
+        "are kept in .losses, with their steps in .steps, but not drawn: plot_losses(live.losses) "
+        "draws them all. Create a new LiveLossPlot for a new training run.",
+        "zh": "这个实时损失图已经结束，最终的曲线已经画好。之后记录的损失仍然保存在 .losses 里"
+        "（步数在 .steps 里），但不会再画出来：plot_losses(live.losses) 可以把它们全部画出。"
+        "新的一次训练请新建一个 LiveLossPlot。",
+    },
+    # The live plot's text form, e.g. when a cell ends with it.
+    "live_repr": {
+        "en": "<LiveLossPlot: losses recorded: {count}, pictures drawn: {redraws}; {state}>",
+        "zh": "<LiveLossPlot：已记录 {count} 个损失，画了 {redraws} 张图；{state}>",
+    },
+    "live_running": {
+        "en": "not finished: .finish(), or the end of a with block, draws the final curve",
+        "zh": "尚未结束：调用 .finish()（或 with 块结束时）会画出最终的曲线",
+    },
+    "live_finished": {
+        "en": "finished: the final curve is drawn",
+        "zh": "已经结束，最终的曲线已经画好",
+    },
+    "live_gave_up": {
+        "en": "stopped redrawing: matplotlib could not draw the curve, as the warning said",
+        "zh": "已经停止重画：matplotlib 画不出这条曲线，原因见之前的警告",
     },
     # matplotlib's own words ({error}) are quoted in Chinese, as PyTorch's are.
     "stops_redrawing": {
@@ -256,23 +317,28 @@ MESSAGES = Catalogue("helpers.plot", _TEXTS)
 _TITLE_EXAMPLE = '{"en": "two-layer network", "zh": "两层网络"}'
 # Beyond 2**53 a float, which the axis works in, no longer tells neighbouring steps apart.
 _LARGEST_STEP = 2**53
+_MATH = MathTextParser("path")  # reads $...$ as matplotlib will, without drawing it
 
 
 def plot_losses(
-    losses: Iterable[float] | Mapping[str, Iterable[float]],
+    losses: Iterable[float] | Mapping[Any, Iterable[float]] | Mapping[int, float],
     *,
     steps: Iterable[int] | None = None,
     title: Title = None,
     log_y: bool = True,
     ax: Axes | None = None,
-) -> Figure:
+) -> Figure | None:
     """Draw loss curves: one run (a list of losses) or several (a dict name -> list of losses).
 
     Step ``i`` of the x axis is the ``i``-th loss unless ``steps`` gives the step of each loss
-    (for losses recorded every 10 steps, say; a list or a tensor; whole numbers that increase).
-    Several runs get a legend and each its own line style, so curves that coincide stay visible.
-    Pass ``ax`` to draw into axes of your own. A loss the axis cannot show is skipped, and a
-    caption says so.
+    (for losses recorded every 10 steps, say; a list, a tensor or a generator; whole numbers
+    that increase). A dict of numbers, ``{0: 3.1, 10: 2.5}`` (``losses[step] = loss.item()``),
+    is one run, each loss at its step. Several runs get a legend and each its own line style,
+    so curves that coincide stay visible; two names that read alike as text (``1`` and
+    ``"1"``) are written as code in the legend, so both stay apart. A run name or title with
+    ``$...$`` is drawn as math where matplotlib can read it, as written otherwise. A loss the
+    axis cannot show is skipped, and a caption under the axes says so; a curve of one point is
+    drawn as a dot.
 
     ``title`` is a text, or one per language, ``{"en": "two-layer network", "zh": "两层网络"}``:
     the picture shows the title of the language chosen with `helpers.set_language`, or the
@@ -281,35 +347,43 @@ def plot_losses(
 
     The figure is returned rather than left open in pyplot: ending a notebook cell with
     ``plot_losses(...)`` shows it exactly once; in a script, call ``.savefig(path)`` on it.
+    Given ``ax``, it draws into your axes and returns None: the figure is yours, and shows as
+    your figures do (a pyplot figure once, at the end of the cell; returned as well, it would
+    show twice). The caption, if any, sits under your axes: ``layout="constrained"`` in
+    ``plt.subplots`` keeps room for it.
     """
-    runs = _as_runs(losses, steps)
+    runs, several = _as_runs(losses, steps)
     _check_title(title)
+    yours = ax is not None
     if ax is None:
         figure, ax = plt.subplots(figsize=FIGURE_SIZE, layout="constrained")
         # Left open, the inline backend would show the figure a second time at the end of the cell.
         plt.close(figure)
-    words = _picture_words(title, names=runs)
+    words = _picture_words(title, names=[run.label for run in runs])
     skipped = _Skipped()
     lines = []
-    for index, (name, (x, y)) in enumerate(runs.items()):
+    for index, run in enumerate(runs):
         drawn = [
             (step, value)
-            for step, value in zip(x, y, strict=True)
-            if skipped.drawable(step, value, log_y, name)
+            for step, value in zip(run.steps, run.losses, strict=True)
+            if skipped.drawable(step, value, log_y, run.name)
         ]
         style = _LINE_STYLES[index % len(_LINE_STYLES)]
         lines += ax.plot(
             [step for step, _ in drawn],
             [value for _, value in drawn],
             linestyle=style,
-            label=name or None,
+            marker=_marker(len(drawn)),
+            label=run.label or None,
         )
     _label_axes(ax, log_y, words)
-    if isinstance(losses, Mapping):
-        _legend(ax, lines, list(runs), words)
+    if several:
+        _legend(ax, lines, [run.label for run in runs], words)
     if skipped:
-        _caption(ax, skipped.note(words), words)
-    return ax.figure
+        caption = _caption(ax, skipped.note(words), words)
+        if not yours:
+            _make_room_below(ax.figure, caption)
+    return None if yours else ax.figure
 
 
 class LiveLossPlot:
@@ -323,12 +397,15 @@ class LiveLossPlot:
                 live.update(step, loss.item())
 
     In a notebook the first step puts a line of text where the picture will be, so the curve
-    stays above what the loop prints. Redraws are throttled by the wall clock. The first waits
-    ``every_seconds`` (a loop that ends sooner is drawn once, at the end). After each one the
-    loop trains for ``every_seconds``, or for 20 times as long as that redraw took if that is
-    longer, so that redrawing costs a long loop at most about 5% of its time. ``steps`` and
-    ``losses`` hold what was recorded, ``redraws`` counts the pictures drawn, and ``figure`` is
-    the matplotlib figure. ``title`` is a text or one per language, as for `plot_losses`.
+    stays above what the loop prints; the line says when the curve comes, since a loop that
+    ends before ``every_seconds`` without ``with`` or ``finish()`` leaves only that line. Redraws
+    are throttled by the wall clock. The first waits ``every_seconds`` (a loop that ends sooner
+    is drawn once, at the end). After each one the loop trains for ``every_seconds``, or for 20
+    times as long as that redraw took if that is longer, so that redrawing costs a long loop at
+    most about 5% of its time. ``steps`` and ``losses`` hold what was recorded, ``redraws``
+    counts the pictures drawn, and ``figure`` is the matplotlib figure. ``title`` is a text or
+    one per language, as for `plot_losses`. The margins grow where long tick labels or the
+    caption need room, so no label is cut off.
     """
 
     def __init__(
@@ -353,11 +430,11 @@ class LiveLossPlot:
         # holds only the picture this class displays.
         self.figure = Figure(figsize=FIGURE_SIZE)
         FigureCanvasAgg(self.figure)
-        # Fixed margins, wide enough for the labels: an automatic layout would double the time
-        # of every redraw.
-        top = 0.9 if self._words.title else 0.94
-        self.figure.subplots_adjust(left=0.13, right=0.97, bottom=0.14, top=top)
+        # Margins in inches, wide enough for the usual labels; each redraw widens one only where
+        # the labels need more (_fit_margins): matplotlib's automatic layouts cost more per redraw.
+        self._margins = {**_MARGINS, "top": 0.35 if self._words.title else _MARGINS["top"]}
         self._axes = self.figure.add_subplot()
+        self._set_margins(self._margins)
         (self._line,) = self._axes.plot([], [])
         _label_axes(self._axes, log_y, self._words)
         self._display = _notebook_display()
@@ -365,6 +442,7 @@ class LiveLossPlot:
         self._next_redraw: float | None = None
         self._gave_up = False  # matplotlib failed to draw the curve: no more redraws
         self._finished = False
+        self._warned_finished = False
 
     def update(self, step: float, loss: float) -> None:
         """Record the loss at ``step`` (use ``loss.item()``); redraw if it is time to.
@@ -375,16 +453,24 @@ class LiveLossPlot:
         caption: a loss of 0 or below on a log axis, nan or inf, or a step that does not come
         after the last step drawn (steps that restart at 0 each epoch, say: count them with one
         counter for the whole run). If matplotlib fails to draw the curve (losses near the
-        largest float, 1e308), a warning says so once and the plot stops redrawing. Refused, at
-        the first step, is only what is no number at all: text, a tensor of several numbers, a
-        meta tensor (which holds no numbers).
+        largest float, 1e308), a warning says so, for each plot that fails, and the plot stops
+        redrawing. Refused, at the first step, is only what is no number at all: text, a tensor
+        of several numbers, a meta tensor (which holds no numbers).
+
+        After ``finish()`` (the end of the ``with`` block) the picture is final: a later update
+        is still recorded in ``steps`` and ``losses``, not drawn, and the first one warns that
+        a new run wants a new LiveLossPlot. A loop that runs on after its plot is finished
+        (a second training cell, say) goes on; it only loses the picture of those steps.
         """
-        if self._finished:
-            raise RuntimeError(MESSAGES.say("finished"))
         step = _as_live_step(step)
         value = _as_loss(loss, MESSAGES.say("loss_at_step", step=step))
         self.steps.append(step)
         self.losses.append(value)
+        if self._finished:
+            if not self._warned_finished:
+                self._warned_finished = True
+                _warn(MESSAGES.say("finished"))
+            return
         last_drawn = self._drawn_steps[-1] if self._drawn_steps else None
         if self._skipped.drawable(step, value, self.log_y, after=last_drawn):
             self._drawn_steps.append(step)
@@ -400,8 +486,15 @@ class LiveLossPlot:
     def finish(self) -> None:
         """Draw the final curve; the ``with`` block calls this. Calling it again does nothing."""
         if not self._finished and self.steps and not self._gave_up:
-            self._redraw()
+            self._redraw(final=True)
         self._finished = True
+
+    def __repr__(self) -> str:
+        if self._gave_up:
+            state = MESSAGES.say("live_gave_up")
+        else:
+            state = MESSAGES.say("live_finished" if self._finished else "live_running")
+        return MESSAGES.say("live_repr", count=len(self.losses), redraws=self.redraws, state=state)
 
     def __enter__(self) -> LiveLossPlot:
         return self
@@ -415,13 +508,13 @@ class LiveLossPlot:
         # Also when the loop raised or was interrupted: the curve so far is worth seeing.
         self.finish()
 
-    def _redraw(self) -> None:
+    def _redraw(self, final: bool = False) -> None:
         started = _clock()
         try:
             # numpy's overflow warnings from inside matplotlib would only add noise to the cell:
             # a picture that cannot be drawn gets one warning of ours, below.
             with np.errstate(all="ignore"):
-                self._draw()
+                self._draw(final)
         except Exception as error:  # noqa: BLE001 - a plot never stops the loop it shows
             self._stop_redrawing(error)
             return
@@ -429,8 +522,9 @@ class LiveLossPlot:
         ended = _clock()
         self._next_redraw = ended + max(self.every_seconds, (ended - started) / _MAX_REDRAW_SHARE)
 
-    def _draw(self) -> None:
+    def _draw(self, final: bool) -> None:
         self._line.set_data(self._drawn_steps, self._drawn_losses)
+        self._line.set_marker(_marker(len(self._drawn_steps)))
         self._axes.relim()
         self._axes.autoscale_view()
         if self._skipped:
@@ -439,23 +533,61 @@ class LiveLossPlot:
                 self._note = _caption(self._axes, note, self._words)
             else:
                 self._note.set_text(note)
+        # Measuring the labels costs about a third of a picture: only for a picture shown, or
+        # the final figure, which a script may save.
+        if self._display is not None or final:
+            self._fit_margins()
         if self._display is not None:
             self._show()
+
+    def _fit_margins(self) -> None:
+        """Widen a margin where what the axes draw outside their box needs more room than it
+        has (tick labels such as 123456789.0 or 1.5e-7, the caption under the axes). The axes
+        keep their height: the figure grows for the caption rather than squeezing the curve."""
+        renderer = self.figure.canvas.get_renderer()
+        inside = self._axes.bbox
+        outside = self._axes.get_tightbbox(renderer, for_layout_only=True)
+        needed = {
+            "left": inside.x0 - outside.x0,
+            "right": outside.x1 - inside.x1,
+            "bottom": inside.y0 - outside.y0,
+            "top": outside.y1 - inside.y1,
+        }
+        margins = {
+            side: max(usual, needed[side] / self.figure.dpi + _PAD)
+            for side, usual in self._margins.items()
+        }
+        self._set_margins(margins)
+
+    def _set_margins(self, margins: dict[str, float]) -> None:
+        width = FIGURE_SIZE[0]
+        usual_height = FIGURE_SIZE[1] - self._margins["bottom"] - self._margins["top"]
+        height = usual_height + margins["bottom"] + margins["top"]
+        if tuple(self.figure.get_size_inches()) != (width, height):
+            self.figure.set_size_inches(width, height)
+        self.figure.subplots_adjust(
+            left=margins["left"] / width,
+            right=1 - margins["right"] / width,
+            bottom=margins["bottom"] / height,
+            top=1 - margins["top"] / height,
+        )
 
     def _stop_redrawing(self, error: Exception) -> None:
         self._gave_up = True
         self._next_redraw = math.inf  # no later step is ever time to redraw
-        warnings.warn(
-            MESSAGES.say("stops_redrawing", error_type=type(error).__name__, error=error),
-            stacklevel=4,  # from update: the learner's line that called it
-        )
+        if self._handle is not None and self.redraws == 0:
+            from IPython.display import Pretty
+
+            # Left in place, the placeholder would promise a curve that never comes.
+            self._handle.update(Pretty(MESSAGES.say("not_drawn")))
+        _warn(MESSAGES.say("stops_redrawing", error_type=type(error).__name__, error=error))
 
     def _reserve_place(self) -> None:
         from IPython.display import Pretty
 
         # A line of text takes the picture's place in the cell at the first step, so that the
         # curve sits above whatever the loop prints, however late the first picture comes.
-        placeholder = Pretty(MESSAGES.say("placeholder"))
+        placeholder = Pretty(MESSAGES.say("placeholder", seconds=f"{self.every_seconds:g}"))
         self._handle = self._display(placeholder, display_id=True)
 
     def _show(self) -> None:
@@ -466,6 +598,27 @@ class LiveLossPlot:
         buffer = io.BytesIO()
         self.figure.savefig(buffer, format="png")
         self._handle.update(Image(data=buffer.getvalue(), format="png"))
+
+
+def _warn(message: str) -> None:
+    """Warn at the learner's line that called into this module, every time it is called.
+
+    ``warnings.warn`` shows a warning once per line of code (Python's default filter): the
+    second plot that fails in a loop over runs, or in a cell run again, would say nothing.
+    A fresh registry for each warning keeps only the filters the learner set (``"ignore"``,
+    ``"error"``, ``"once"``)."""
+    frame = sys._getframe(1)
+    while frame.f_back is not None and frame.f_code.co_filename == __file__:
+        frame = frame.f_back
+    warnings.warn_explicit(
+        message,
+        UserWarning,
+        frame.f_code.co_filename,
+        frame.f_lineno,
+        module=frame.f_globals.get("__name__", "<string>"),
+        registry={},
+        module_globals=frame.f_globals,
+    )
 
 
 def _notebook_display() -> Any:
@@ -657,8 +810,25 @@ def _label_axes(ax: Axes, log_y: bool, words: _Words) -> None:
     else:
         ax.set_ylabel(words("loss"), **words.font)
     if words.title:
-        ax.set_title(words.title, **words.font)
+        ax.set_title(words.title, parse_math=_reads_as_math(words.title), **words.font)
     ax.grid(True, alpha=0.3)
+
+
+def _reads_as_math(text: str) -> bool:
+    """False where ``text`` has ``$...$`` that matplotlib cannot read as math ("cost in $x^$"):
+    such a text is drawn as written, since matplotlib would otherwise fail to draw the picture."""
+    if not cbook.is_math_text(text):
+        return True  # no math in it: nothing to read
+    try:
+        _MATH.parse(text)
+    except ValueError:
+        return False
+    return True
+
+
+def _marker(points: int) -> str:
+    """A line needs two points: a curve of one point is drawn as a dot."""
+    return "o" if points == 1 else "None"
 
 
 # Why a point is left out of a picture, in the order the caption says it: each a key of WORDS.
@@ -676,7 +846,7 @@ class _Skipped:
         self, step: float, value: float, log_y: bool, run: str = "", after: float | None = None
     ) -> bool:
         """True if the axis can show ``value`` at ``step``, after ``after`` (the last step
-        drawn); if not, count it as skipped."""
+        drawn); if not, count it as skipped. ``run`` names the run as code ("'a'"), or is ""."""
         reason = _reason_to_skip(step, value, log_y, after)
         if reason is None:
             return True
@@ -693,7 +863,7 @@ class _Skipped:
             for reason in _REASONS
             if reason in self.counts
         ]
-        # Narrow enough to sit in a corner of the axes, clear of the start of a falling curve.
+        # Short lines, in a small font: a caption under the axes takes little of the picture.
         return "\n".join(_wrap(sentence) for sentence in sentences)
 
 
@@ -715,7 +885,7 @@ def _count_and_place(count: int, first: tuple[float, str], words: _Words) -> dic
     # A whole number too large for a float is written as the float it would be: inf.
     step = step if math.isfinite(_as_float(step)) else _as_float(step)
     if run:
-        return {"losses": losses, "where": words("at step of run", step=step, run=repr(run))}
+        return {"losses": losses, "where": words("at step of run", step=step, run=run)}
     return {"losses": losses, "where": words("at step", step=step)}
 
 
@@ -747,19 +917,31 @@ def _columns(text: str) -> int:
 
 
 def _caption(ax: Axes, note: str, words: _Words) -> Text:
-    # Top right, where a falling loss curve leaves room; a legend placed "best" avoids it.
-    return ax.text(
-        0.99,
-        0.98,
+    # Under the axes, below the step label: inside them it would hide a curve somewhere, a
+    # diverging one's last points first. Our words, and the run names as code: never math.
+    return ax.annotate(
         note,
-        transform=ax.transAxes,
-        horizontalalignment="right",
+        xy=(0, 0),
+        xycoords=("axes fraction", ax.xaxis.label),
+        xytext=(0, -4),
+        textcoords="offset points",
+        horizontalalignment="left",
         verticalalignment="top",
         fontsize=8,
         color="#b3261e",
-        bbox={"facecolor": "white", "alpha": 0.85, "edgecolor": "none", "pad": 2},
+        parse_math=False,
+        annotation_clip=False,
         **words.font,
     )
+
+
+def _make_room_below(figure: Figure, caption: Text) -> None:
+    """Make plot_losses's own figure taller by the caption's height: the curve keeps its size.
+
+    In points, from its lines: a figure pyplot has closed has no renderer to measure it with."""
+    lines = caption.get_text().count("\n") + 1
+    points = lines * 1.2 * caption.get_fontsize() + 4  # a line is 1.2 font sizes; 4: the gap
+    figure.set_figheight(FIGURE_SIZE[1] + points / 72)
 
 
 def _legend(ax: Axes, lines: list[Any], names: list[str], words: _Words) -> None:
@@ -768,26 +950,76 @@ def _legend(ax: Axes, lines: list[Any], names: list[str], words: _Words) -> None
     handles, labels = ax.get_legend_handles_labels()
     pairs = zip(handles, labels, strict=True)
     others = [(handle, label) for handle, label in pairs if handle not in lines]
-    ax.legend(
+    legend = ax.legend(
         [handle for handle, _ in others] + lines,
         [label for _, label in others] + [name or words("unnamed run") for name in names],
         prop=None if words.fontfamily is None else {"family": words.fontfamily},
     )
+    for text in legend.get_texts():
+        text.set_parse_math(_reads_as_math(text.get_text()))
 
 
-def _as_runs(
-    losses: Iterable[float] | Mapping[str, Iterable[float]], steps: Iterable[int] | None
-) -> dict[str, Curve]:
-    """Check the input of plot_losses; one run gets the empty name."""
-    if isinstance(losses, Mapping):
-        if not losses:
-            raise ValueError(MESSAGES.say("no_runs"))
-        return {str(name): _as_curve(values, steps, name) for name, values in losses.items()}
-    return {"": _as_curve(losses, steps, None)}
+@dataclass
+class _Run:
+    """One curve of plot_losses: what the legend and the caption call it, and its points."""
+
+    label: str  # its entry in the legend: its name as text; "" when it is the only run
+    name: str  # its name as code, as the caption writes it: "'a'"; "" when it is the only run
+    steps: list[int]
+    losses: list[float]
 
 
-def _as_curve(values: Any, steps: Iterable[int] | None, name: object) -> Curve:
-    """The steps and losses of one run: ``name`` in a dict of runs, or None when it is alone."""
+def _as_runs(losses: Any, steps: Iterable[int] | None) -> tuple[list[_Run], bool]:
+    """Check the input of plot_losses: its runs, and whether they are several (with a legend)."""
+    # Read once: a generator gives its steps to the first run only.
+    x = None if steps is None else _as_steps(steps)
+    if not isinstance(losses, Mapping):
+        return [_Run("", "", *_as_curve(losses, x, None))], False
+    if not losses:
+        raise ValueError(MESSAGES.say("no_runs"))
+    if all(map(_is_one_number, losses)) and any(map(_is_one_number, losses.values())):
+        # {0: 3.1, 10: 2.5}, from losses[step] = loss.item(): one run, each loss at its step.
+        if x is not None:
+            raise ValueError(MESSAGES.say("steps_given_twice"))
+        return [_Run("", "", *_as_curve(list(losses.values()), _as_steps(losses), None))], False
+    labels = _labels(list(losses))
+    runs = [
+        _Run(label, repr(name), *_as_curve(values, x, name))
+        for label, (name, values) in zip(labels, losses.items(), strict=True)
+    ]
+    return runs, True
+
+
+def _is_one_number(value: object) -> bool:
+    """A number, or a tensor or array of no dimension: a loss, where a run would be a list."""
+    return isinstance(value, numbers.Number) or getattr(value, "ndim", None) == 0
+
+
+def _labels(names: list[object]) -> list[str]:
+    """The legend's text for each run: its name as text, or as code where two names read alike
+    as text ({1: ..., "1": ...} gives 1 and '1'), so that neither run hides the other."""
+    texts = [str(name) for name in names]
+    alike = {text for text in texts if texts.count(text) > 1}
+    return [repr(name) if text in alike else text for name, text in zip(names, texts, strict=True)]
+
+
+def _as_steps(steps: Any) -> list[int]:
+    """The steps given to plot_losses, as whole numbers that increase."""
+    try:
+        if isinstance(steps, (str, bytes)):
+            raise TypeError
+        given = list(steps)
+    except TypeError:
+        raise TypeError(MESSAGES.say("steps_not_a_list", **_value_and_type(steps))) from None
+    x: list[int] = []
+    for step in given:
+        x.append(_as_step(step, previous=x[-1] if x else None))
+    return x
+
+
+def _as_curve(values: Any, x: list[int] | None, name: object) -> Curve:
+    """The steps and losses of one run: ``name`` in a dict of runs, or None when it is alone;
+    ``x`` its steps, or None for 0, 1, 2, ..."""
     run = "" if name is None else MESSAGES.say("of_run", name=repr(name))
     try:
         if isinstance(values, (str, bytes)):
@@ -797,12 +1029,8 @@ def _as_curve(values: Any, steps: Iterable[int] | None, name: object) -> Curve:
         raise TypeError(MESSAGES.say("not_a_list", run=run, **_value_and_type(values))) from None
     if not values:
         raise ValueError(MESSAGES.say("no_losses", run=run))
-    if steps is None:
+    if x is None:
         x = list(range(len(values)))
-    else:
-        x = []
-        for step in steps:
-            x.append(_as_step(step, previous=x[-1] if x else None))
     if len(x) != len(values):
         raise ValueError(
             MESSAGES.say("steps_and_losses_differ", losses=len(values), steps=len(x), run=run)
@@ -841,22 +1069,37 @@ def _item(value: Any, what: str) -> Any:
     """``value.item()`` for a tensor or array of one number; anything else as it is.
 
     ``what`` names the value at the start of a sentence: "The step", "The loss at step 3".
+    A tensor or array of several numbers, or none, comes back as it is: the caller says what
+    it expected. Any other failure of ``.item()`` is refused with its own reason.
     """
     if not hasattr(value, "item") or isinstance(value, numbers.Real):
         return value
     if getattr(value, "is_meta", False):
         raise TypeError(MESSAGES.say("meta_tensor", what=what))
+    if _count_of_numbers(value) not in (1, None):
+        return value
     try:
         return value.item()
-    except (RuntimeError, ValueError):
-        return value  # several numbers: the caller says what it expected
+    except Exception as error:
+        reason = {"error_type": type(error).__name__, "error": error, "type": type(value).__name__}
+        raise TypeError(MESSAGES.say("item_failed", what=what, **reason)) from error
+
+
+def _count_of_numbers(value: Any) -> int | None:
+    """How many numbers a tensor (``numel()``) or an array (``size``) holds; None if unknown."""
+    try:
+        count = value.numel() if callable(getattr(value, "numel", None)) else value.size
+    except Exception:
+        return None  # not a tensor or an array we know: its .item() will tell
+    return count if isinstance(count, numbers.Integral) else None
 
 
 def _as_loss(value: Any, what: str) -> float:
     """One loss as a float; a one-element tensor or array is unwrapped as ``.item()`` would."""
     value = _item(value, what)
     if hasattr(value, "item") and not isinstance(value, numbers.Real):
-        raise TypeError(MESSAGES.say("several_numbers", what=what))
+        key = "no_numbers" if _count_of_numbers(value) == 0 else "several_numbers"
+        raise TypeError(MESSAGES.say(key, what=what))
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         # A list of lists is most likely several runs, which plot_losses takes as a dict.
         several_runs = MESSAGES.say("several_runs") if isinstance(value, (list, tuple)) else ""

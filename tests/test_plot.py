@@ -11,6 +11,7 @@ import nbformat
 import numpy as np
 import pytest
 import torch
+from matplotlib.transforms import Bbox
 from nbclient import NotebookClient
 
 import helpers.plot
@@ -81,10 +82,11 @@ def test_the_title_is_shown():
     assert plot_losses(FALLING, title="training").axes[0].get_title() == "training"
 
 
-def test_draws_into_axes_it_is_given_and_returns_their_figure():
+def test_draws_into_axes_it_is_given_and_returns_nothing_as_the_figure_is_the_callers():
+    """Returned, a pyplot figure would show twice at the end of a notebook cell."""
     figure, axes = plt.subplots()
     try:
-        assert plot_losses(FALLING, ax=axes) is figure
+        assert plot_losses(FALLING, ax=axes) is None
         assert len(axes.get_lines()) == 1
     finally:
         plt.close(figure)
@@ -260,6 +262,145 @@ def test_a_zero_loss_is_drawn_on_a_linear_axis():
     assert list(line.get_ydata()) == [1.0, 0.0]
 
 
+# --- plot_losses: every point seen, every run kept, every text drawn -----------------------
+
+BLUE = (31, 119, 180)  # matplotlib's first line colour, C0
+
+
+def pixels_of(figure, colour):
+    """How many pixels of the rendered ``figure`` have ``colour`` (an RGB triple, 0 to 255)."""
+    buffer = io.BytesIO()
+    figure.savefig(buffer, format="png")
+    buffer.seek(0)
+    rgb = np.round(plt.imread(buffer)[..., :3] * 255)
+    return int(np.all(np.abs(rgb - colour) <= 8, axis=-1).sum())
+
+
+def boxes_after_drawing(figure):
+    """The caption's, the axes' and the figure's boxes in pixels, as the picture draws them."""
+    figure.savefig(io.BytesIO(), format="png")  # the layout is settled while drawing
+    axes = figure.axes[0]
+    (caption,) = axes.texts
+    whole = Bbox.from_bounds(0, 0, figure.bbox.width, figure.bbox.height)
+    return caption.get_window_extent(), axes.bbox, whole
+
+
+DIVERGING = [0.8**step for step in range(30)] + [1.6**step for step in range(25)] + [math.nan]
+
+
+def test_the_caption_sits_under_the_axes_so_a_diverging_curve_keeps_its_last_points():
+    caption, axes, whole = boxes_after_drawing(plot_losses(DIVERGING))
+    assert caption.y1 < axes.y0  # below the axes, where no curve is drawn
+    assert whole.contains(caption.x0, caption.y0) and whole.contains(caption.x1, caption.y1)
+
+
+def test_the_figure_grows_by_the_caption_so_the_curve_keeps_its_height():
+    plain = plot_losses(DIVERGING[:-1])
+    with_caption = plot_losses(DIVERGING)
+    for figure in (plain, with_caption):
+        figure.savefig(io.BytesIO(), format="png")
+    assert with_caption.get_figheight() > plain.get_figheight()
+    assert with_caption.axes[0].bbox.height == pytest.approx(plain.axes[0].bbox.height, abs=2)
+
+
+def test_the_caption_under_axes_of_your_own_stays_in_a_constrained_figure():
+    figure, axes = plt.subplots(1, 2, figsize=(9, 3.5), layout="constrained")
+    try:
+        plot_losses(DIVERGING, ax=axes[0])
+        figure.savefig(io.BytesIO(), format="png")
+        caption = axes[0].texts[0].get_window_extent()
+        assert caption.y1 < axes[0].bbox.y0 and caption.y0 >= 0
+    finally:
+        plt.close(figure)
+
+
+@pytest.mark.parametrize("losses", [[2.5], [math.nan, 2.5, math.nan]], ids=["one", "one drawable"])
+def test_a_curve_of_one_point_is_drawn_as_a_dot(losses):
+    figure = plot_losses(losses)
+    assert pixels_of(figure, BLUE) > 20
+
+
+def test_a_curve_of_several_points_has_no_dots():
+    assert drawn_lines(plot_losses(FALLING))[0].get_marker() == "None"
+
+
+def test_a_dict_of_numbers_is_one_run_of_losses_at_their_steps():
+    """losses[step] = loss.item() in the loop gives such a dict: not runs named 0 and 10."""
+    figure = plot_losses({0: 3.1, 10: torch.tensor(2.5), 20: np.float32(2.0)})
+    (line,) = drawn_lines(figure)
+    assert points(line) == [(0, 3.1), (10, 2.5), (20, 2.0)]
+    assert figure.axes[0].get_legend() is None
+
+
+def test_a_dict_of_runs_with_a_number_for_a_run_is_still_read_as_runs():
+    with pytest.raises(TypeError, match=r"list of losses of run 'a', got 3.1 \(float\)"):
+        plot_losses({"a": 3.1, "b": FALLING})
+
+
+def test_a_dict_of_numbers_with_steps_as_well_is_refused_saying_the_dict_has_them():
+    with pytest.raises(ValueError, match=r"already gives the step of each loss.*leave it out"):
+        plot_losses({0: 3.1, 10: 2.5}, steps=[0, 10])
+
+
+def test_steps_from_a_generator_are_read_once_and_serve_every_run():
+    steps = (step for step in range(0, 50, 10))
+    lines = drawn_lines(plot_losses({"a": FALLING, "b": FALLING}, steps=steps))
+    assert [list(line.get_xdata()) for line in lines] == [[0, 10, 20, 30, 40]] * 2
+
+
+def test_steps_that_are_not_a_list_are_refused_with_an_example():
+    with pytest.raises(TypeError, match=r"steps must be a list .*\[0, 10, 20\].*5 \(int\)"):
+        plot_losses(FALLING, steps=5)
+
+
+def test_runs_whose_names_read_alike_as_text_are_both_drawn_and_told_apart_in_the_legend():
+    figure = plot_losses({1: FALLING, "1": [2.0, 1.0], "b": [3.0, 2.0]})
+    assert len(drawn_lines(figure)) == 3
+    assert legend_texts(figure) == ["1", "'1'", "b"]
+
+
+def test_a_caption_names_a_run_as_code_like_the_errors():
+    figure = plot_losses({1: [1.0, math.nan], "1": [1.0, 0.5]})
+    assert captions(figure) == [
+        "Skipped 1 loss nan or infinite (first at step 1 of run 1): did the training diverge?"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("title", "name"), [("price in $x_$", "a"), ("run", "cost $x^$")], ids=["title", "run name"]
+)
+def test_dollars_matplotlib_cannot_read_as_math_are_drawn_as_written(title, name):
+    figure = plot_losses({name: FALLING, "b": FALLING}, title=title)
+    figure.savefig(io.BytesIO(), format="png")  # matplotlib used to fail here
+    assert figure.axes[0].get_title() == title and legend_texts(figure)[0] == name
+
+
+def test_math_that_matplotlib_can_read_is_still_drawn_as_math():
+    axes = plot_losses({r"$\alpha=0.1$": FALLING, "b": FALLING}, title=r"$\eta$").axes[0]
+    assert axes.title.get_parse_math() and axes.get_legend().get_texts()[0].get_parse_math()
+
+
+class ItemFails:
+    """A value whose .item() fails for a reason of its own, as a tensor on a lost GPU would."""
+
+    def item(self):
+        raise RuntimeError("CUDA error: device-side assert triggered")
+
+
+def test_a_loss_whose_item_fails_is_refused_with_that_reason_not_as_several_numbers():
+    with pytest.raises(TypeError) as refused:
+        plot_losses([1.0, ItemFails()])
+    text = str(refused.value)
+    assert "several" not in text
+    assert re.search(r"at step 1 \(ItemFails\).*RuntimeError: CUDA error: device-side", text)
+    assert isinstance(refused.value.__cause__, RuntimeError)
+
+
+def test_an_empty_tensor_as_a_loss_is_refused_as_holding_no_number():
+    with pytest.raises(TypeError, match="at step 1 is an empty tensor or array: it holds no"):
+        plot_losses([1.0, torch.tensor([])])
+
+
 # --- LiveLossPlot, headless ----------------------------------------------------------------
 
 
@@ -408,11 +549,33 @@ def test_the_live_plot_labels_its_axes_like_the_static_plot():
 # --- LiveLossPlot: bad input ---------------------------------------------------------------
 
 
-def test_update_after_finish_is_refused_with_a_hint():
-    live = LiveLossPlot()
-    live.finish()
-    with pytest.raises(RuntimeError, match="finished.*new LiveLossPlot"):
+def test_updates_after_finish_keep_the_loop_going_are_recorded_and_warn_once(clock):
+    """The README promises the plot never stops the training: a second training cell that
+    still updates a finished plot goes on, its losses kept, and learns why it is not drawn."""
+    with LiveLossPlot() as live:
         live.update(0, 1.0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for step in range(1, 4):
+            live.update(step, 1.0 / (step + 1))
+    (warning,) = caught
+    assert re.search(r"finished.*kept in \.losses.*new LiveLossPlot", str(warning.message))
+    assert warning.filename == __file__  # the loop's own line
+    assert live.steps == [0, 1, 2, 3] and live.losses == [1.0, 0.5, 1 / 3, 0.25]
+    assert live.redraws == 1 and points(drawn_lines(live.figure)[0]) == [(0, 1.0)]
+
+
+def test_each_finished_plot_that_is_updated_warns_even_from_the_same_line(clock):
+    plots = []
+    for _ in range(2):
+        with LiveLossPlot() as live:
+            live.update(0, 1.0)
+        plots.append(live)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")  # Python's own: once per line of code
+        for live in plots:
+            live.update(1, 0.5)
+    assert len(caught) == 2
 
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, math.inf, TOO_LARGE_FOR_A_FLOAT])
@@ -587,13 +750,129 @@ def test_a_curve_matplotlib_cannot_draw_warns_once_and_the_loop_goes_on(
     )
     assert warning.filename == __file__  # it points at the loop's own line
     assert live.losses == losses and live.steps == [0, 1, 2, 3, 4]
-    assert live.redraws == 0 and notebook.pictures == []
+    # No picture: the placeholder gives way to a line that says there will be none, and why.
+    assert live.redraws == 0
+    (notice,) = notebook.pictures
+    assert notice.data == (
+        "(the loss curve could not be drawn: the warning below says why; "
+        "every loss is in .losses, with its step in .steps)"
+    )
 
 
 @pytest.mark.parametrize("bad", [-1.0, math.nan])
 def test_a_negative_or_nan_interval_is_refused(bad):
     with pytest.raises(ValueError, match="every_seconds must be 0 or more"):
         LiveLossPlot(every_seconds=bad)
+
+
+# --- LiveLossPlot: every label in the picture, every failure said ---------------------------
+
+
+def labels_fit(figure):
+    """True if the y label is inside the picture and clear of the tick labels beside it."""
+    figure.savefig(io.BytesIO(), format="png")
+    renderer = figure.canvas.get_renderer()
+    axes = figure.axes[0]
+    label = axes.yaxis.label.get_window_extent(renderer)
+    ticks = axes.yaxis.get_tightbbox(renderer)  # the label, the tick labels, the offset
+    tick_labels = [text.get_window_extent(renderer) for text in axes.get_yticklabels()]
+    shown = [box for box in tick_labels if box.width > 0 and axes.bbox.y0 <= box.y0 <= axes.bbox.y1]
+    return label.x0 >= 0 and ticks.x0 >= 0 and all(label.x1 <= box.x0 for box in shown)
+
+
+@pytest.mark.parametrize(
+    ("log_y", "losses"),
+    [
+        (False, [123456789.0 + 1000 * step for step in range(50)]),
+        (True, [1.5e-7 * (1 + 0.005 * step) for step in range(50)]),
+        (True, [1e-7 * (1 + 0.01 * step) for step in range(50)]),
+    ],
+    ids=["123456789.0", "1.5e-7", "1e-7"],
+)
+def test_the_live_plots_y_label_is_not_cut_off_by_wide_tick_labels(clock, log_y, losses):
+    with LiveLossPlot(log_y=log_y) as live:
+        for step, loss in enumerate(losses):
+            live.update(step, loss)
+    assert labels_fit(live.figure)
+
+
+def test_the_live_plot_keeps_its_usual_size_and_margins_for_usual_losses(clock):
+    with LiveLossPlot() as live:
+        train(live, clock, steps=50, seconds_per_step=0.01)
+    assert tuple(live.figure.get_size_inches()) == helpers.plot.FIGURE_SIZE
+    assert live.figure.subplotpars.left == pytest.approx(0.13)
+
+
+def test_the_live_caption_sits_under_the_axes_and_the_picture_grows_for_it(clock):
+    with LiveLossPlot() as live:
+        for step, loss in enumerate(DIVERGING):
+            live.update(step, loss)
+    caption, axes, whole = boxes_after_drawing(live.figure)
+    assert caption.y1 < axes.y0
+    assert whole.contains(caption.x0, caption.y0) and whole.contains(caption.x1, caption.y1)
+    assert live.figure.get_figheight() > helpers.plot.FIGURE_SIZE[1]
+
+
+def test_the_live_plot_draws_a_curve_of_one_point_as_a_dot(clock):
+    with LiveLossPlot() as live:
+        live.update(0, 2.5)
+    assert pixels_of(live.figure, BLUE) > 20
+
+
+def test_a_live_title_with_dollars_matplotlib_cannot_read_still_draws(notebook):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with LiveLossPlot(title="a $b^$ title") as live:
+            live.update(0, 1.0)
+            live.update(1, 0.5)
+    assert live.redraws == 1 and notebook.pictures[-1].data.startswith(b"\x89PNG")
+
+
+def test_a_live_loss_whose_item_fails_is_refused_with_that_reason():
+    with pytest.raises(TypeError, match="RuntimeError: CUDA error"):
+        LiveLossPlot().update(0, ItemFails())
+
+
+def test_every_plot_that_cannot_draw_warns_even_from_the_same_line(notebook):
+    """Python's default filter shows a warning once per line of code: a loop over two runs,
+    or a cell run again, must still say why each plot shows no curve."""
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("default")
+        for _ in range(2):
+            with LiveLossPlot() as live:
+                for step, loss in enumerate([1e308, 1.7e308, 1e308]):
+                    notebook.clock.now += 1.0
+                    live.update(step, loss)
+    assert len(caught) == 2
+
+
+def test_the_placeholder_says_when_the_curve_comes_and_how_to_finish(notebook):
+    live = LiveLossPlot(every_seconds=2)
+    live.update(0, 1.0)  # a short loop, with no with block and no finish()
+    (placeholder,) = notebook.displayed
+    assert "first after 2 s" in placeholder.data and ".finish()" in placeholder.data
+
+
+def test_the_live_plots_text_form_says_whether_it_is_finished_and_how_to_finish(clock):
+    live = LiveLossPlot()
+    live.update(0, 1.0)
+    assert repr(live) == (
+        "<LiveLossPlot: losses recorded: 1, pictures drawn: 0; not finished: .finish(), "
+        "or the end of a with block, draws the final curve>"
+    )
+    live.finish()
+    assert repr(live).endswith("pictures drawn: 1; finished: the final curve is drawn>")
+
+
+def test_the_text_form_of_a_plot_that_could_not_draw_does_not_claim_a_curve(notebook):
+    with warnings.catch_warnings(record=True), LiveLossPlot() as live:
+        for step, loss in enumerate([1e308, 1.7e308, 1e308]):
+            notebook.clock.now += 1.0
+            live.update(step, loss)
+    assert repr(live).endswith(
+        "pictures drawn: 0; stopped redrawing: matplotlib could not draw the curve, "
+        "as the warning said>"
+    )
 
 
 # --- In a real notebook kernel -------------------------------------------------------------
@@ -611,6 +890,15 @@ with LiveLossPlot(every_seconds=0) as live:
 """
 
 
+AXES_OF_YOUR_OWN_CELL = """\
+import matplotlib.pyplot as plt
+
+figure, axes = plt.subplots(1, 2, layout="constrained")
+helpers.plot.plot_losses([3.0, 2.0, 1.0], ax=axes[0])
+helpers.plot.plot_losses([3.0, 1.0], ax=axes[1])
+"""
+
+
 @pytest.fixture(scope="module")
 def executed_cells():
     notebook = nbformat.v4.new_notebook()
@@ -618,6 +906,7 @@ def executed_cells():
         nbformat.v4.new_code_cell(LIVE_CELL),
         nbformat.v4.new_code_cell("live.redraws"),
         nbformat.v4.new_code_cell("helpers.plot.plot_losses({'a': [3.0, 2.0], 'b': [3.0, 1.0]})"),
+        nbformat.v4.new_code_cell(AXES_OF_YOUR_OWN_CELL),
     ]
     NotebookClient(notebook, kernel_name="python3", timeout=120).execute()
     return notebook.cells
@@ -628,7 +917,7 @@ def figures(cell):
 
 
 def test_a_live_plot_cell_keeps_exactly_one_figure_after_many_redraws(executed_cells):
-    live_cell, redraws, _ = executed_cells
+    live_cell, redraws, *_ = executed_cells
     # The first step only starts the clock; every later step and the end redraw.
     assert int(redraws.outputs[0].data["text/plain"]) == 10
     assert len(figures(live_cell)) == 1
@@ -650,6 +939,13 @@ def test_a_live_plot_cell_keeps_its_printed_lines(executed_cells):
 def test_a_live_plot_cell_stores_a_text_form_that_is_the_same_every_run(executed_cells):
     (figure,) = figures(executed_cells[0])
     assert figure.data["text/plain"] == "<IPython.core.display.Image object>"
+
+
+def test_a_cell_drawing_into_axes_of_your_own_shows_the_figure_once(executed_cells):
+    """pyplot shows the learner's figure at the end of the cell; returned, it showed twice."""
+    (figure,) = figures(executed_cells[3])
+    assert figure.data["text/plain"].startswith("<Figure size 640x480")
+    assert [output.output_type for output in executed_cells[3].outputs] == ["display_data"]
 
 
 def test_a_cell_ending_in_plot_losses_shows_the_figure_once(executed_cells):
@@ -816,7 +1112,10 @@ def test_the_live_plots_place_holder_is_in_the_chosen_language_with_or_without_a
     with speaking("zh"), LiveLossPlot() as live:
         live.update(0, 1.0)
     (placeholder,) = notebook.displayed
-    assert str(placeholder.data) == "（训练循环运行时，损失曲线会画在这里）"
+    assert str(placeholder.data) == (
+        "（训练循环运行时，损失曲线会画在这里：0.5 秒后第一次画出，调用 .finish() 时"
+        "画出完整的曲线；with 块结束时会自动调用它）"
+    )
 
 
 @pytest.mark.parametrize("language", LANGUAGES)

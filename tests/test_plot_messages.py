@@ -129,7 +129,41 @@ def test_a_meta_tensor_loss_is_refused_in_chinese_as_holding_no_numbers():
     assert "device='meta'" in text and "第 1 步" in text
 
 
+class ItemFails:
+    def item(self):
+        raise RuntimeError("CUDA error: device-side assert triggered")
+
+
+@pytest.mark.parametrize("make", [plot_losses, LiveLossPlot], ids=["plot_losses", "live"])
+def test_a_loss_whose_item_fails_is_refused_in_chinese_with_that_reason(make):
+    def call():
+        return (
+            plot_losses([1.0, ItemFails()])
+            if make is plot_losses
+            else make().update(1, ItemFails())
+        )
+
+    text = refused_in_chinese(TypeError, call)
+    assert "ItemFails" in text and "CUDA error: device-side assert triggered" in text
+    assert "第 1 步" in text
+
+
+def test_an_empty_tensor_as_a_loss_is_refused_in_chinese():
+    text = refused_in_chinese(TypeError, lambda: plot_losses([1.0, torch.tensor([])]))
+    assert "空的张量" in text and "loss.item()" in text and "第 1 步" in text
+
+
 # --- plot_losses: the steps ---------------------------------------------------------------
+
+
+def test_steps_that_are_not_a_list_are_refused_in_chinese_with_an_example():
+    text = refused_in_chinese(TypeError, lambda: plot_losses(FALLING, steps=5))
+    assert "[0, 10, 20]" in text and "int" in text
+
+
+def test_a_dict_of_steps_and_losses_with_steps_as_well_is_refused_in_chinese():
+    text = refused_in_chinese(ValueError, lambda: plot_losses({0: 3.1, 10: 2.5}, steps=[0, 10]))
+    assert "steps=" in text and "{step: loss}" in text
 
 
 @pytest.mark.parametrize(
@@ -196,11 +230,17 @@ def test_an_interval_that_is_not_0_or_more_seconds_is_refused_in_chinese(every_s
     assert "every_seconds" in text and repr(every_seconds) in text
 
 
-def test_an_update_after_finish_is_refused_in_chinese_with_the_fix():
+def test_an_update_after_finish_warns_in_chinese_with_the_fix():
     live = LiveLossPlot()
     live.finish()
-    text = refused_in_chinese(RuntimeError, lambda: live.update(0, 1.0))
-    assert "LiveLossPlot" in text
+    with speaking("zh"), warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        live.update(0, 1.0)
+    (warning,) = caught
+    assert_speaks_chinese(str(warning.message))
+    assert "LiveLossPlot" in str(warning.message) and "plot_losses(live.losses)" in str(
+        warning.message
+    )
 
 
 @pytest.mark.parametrize("not_a_number", ["3", True, torch.ones(2), None])
@@ -264,6 +304,33 @@ def test_a_figure_that_fails_to_draw_warns_in_chinese_with_matplotlibs_own_words
     assert live.losses == [1.0, 0.5, 0.25] and live.redraws == 0
 
 
+def test_a_placeholder_no_curve_will_replace_says_so_in_chinese(notebook, monkeypatch):
+    with speaking("zh"):
+        live = LiveLossPlot()
+    monkeypatch.setattr(live.figure, "draw", lambda renderer: 1 / 0)
+    with speaking("zh"):
+        the_warning_of([(0, 1.0), (1, 0.5)], live)
+    placeholder, notice = notebook.shown
+    assert_speaks_chinese(str(notice.data))
+    assert ".losses" in str(notice.data) and str(notice.data) != str(placeholder.data)
+
+
+def test_the_live_plots_text_form_speaks_chinese_before_and_after_finish(notebook):
+    live = LiveLossPlot()
+    live.update(0, 1.0)
+    with speaking("zh"):
+        running = repr(live)
+        live.finish()
+        finished = repr(live)
+    gave_up = LiveLossPlot()
+    with speaking("zh"):
+        the_warning_of(enumerate([1e308, 1.7e308, 1e308]), gave_up)
+        stopped = repr(gave_up)
+    for text in (running, finished, stopped):
+        assert_speaks_chinese(text)
+    assert ".finish()" in running and len({running, finished, stopped}) == 3
+
+
 @pytest.mark.usefixtures("no_chinese_font")
 def test_the_placeholder_is_chinese_even_where_no_font_draws_chinese(notebook):
     with speaking("zh"), LiveLossPlot() as live:
@@ -275,7 +342,10 @@ def test_the_placeholder_is_chinese_even_where_no_font_draws_chinese(notebook):
 def test_the_placeholder_is_english_in_the_english_edition(notebook):
     with LiveLossPlot() as live:
         live.update(0, 1.0)
-    assert str(notebook.shown[0].data) == "(the loss curve is drawn here while the loop runs)"
+    assert str(notebook.shown[0].data) == (
+        "(the loss curve is drawn here while the loop runs: first after 0.5 s, "
+        "and in full at .finish(), which a with block calls when it ends)"
+    )
 
 
 # --- the words drawn in the picture, where a font draws Chinese ----------------------------

@@ -14,13 +14,34 @@ round is the one they disturbed least (the median moved by a factor of two betwe
 The by-hand engine is written to be read, not to be fast, but its cost must grow linearly: on the
 2,000-node graph `grad`, check included, must stay under one second, else this script fails.
 
+What `trace` and `grad` keep must stay near what the pass itself needs (issue 24): a gradient of
+more than `helpers.backward.KEPT_WHOLE` numbers is kept as a summary, not copied. Two more
+measurements hold them to it, and fail the script when a target is missed:
+
+- Memory, on a 12-layer 1024-wide MLP (Linear and ReLU) with a batch of 4,096: how much each way
+  raises the process's peak resident memory above what it held after the forward pass. Each is
+  measured in a fresh Python process (Linux: the peak is reset through /proc/self/clear_refs and
+  read as VmHWM), so that no allocator cache of another measurement counts, with glibc's mmap
+  threshold fixed (MALLOC_MMAP_THRESHOLD_): large blocks then go back to the system when freed,
+  and resident memory follows what is allocated (left to move, the threshold made the same
+  measurement read 49 MB or 186 MB). Target: `trace` and `grad` add at most twice what
+  `backward()` adds.
+- Time, on a chain of 300x300 matrices, ``h = h @ q + b`` (q orthogonal, so that gradients neither
+  vanish nor explode: tiny floats, denormals, slow the CPU down and would measure that instead),
+  `CHAIN_OPS` operations long: a few seconds per round on a 2-core machine. Fastest of
+  `CHAIN_ROUNDS` alternating rounds, one thread. Target: `trace` at most three times `backward()`.
+
 Run: .venv/bin/python benchmarks/bench_backward.py
 """
 
 from __future__ import annotations
 
+import gc
+import os
+import subprocess
 import sys
 import time
+from pathlib import Path
 
 import torch
 
@@ -29,6 +50,12 @@ from helpers.backward import _backward_by_hand, grad, trace
 SIZES = (100, 2000)
 ROUNDS = {100: 50, 2000: 11}
 LIMIT_SECONDS = 1.0  # the by-hand engine on the 2,000-node graph
+
+MLP_LAYERS, MLP_WIDTH, MLP_BATCH = 12, 1024, 4096
+MEMORY_WAYS = ("backward()", "trace", "grad")
+MEMORY_LIMIT = 2.0  # trace and grad: at most this many times the memory backward() adds
+CHAIN_OPS, CHAIN_SIZE, CHAIN_ROUNDS = 2400, 300, 3
+TIME_LIMIT = 3.0  # trace: at most this many times the time of backward()
 
 
 def build(nodes: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -115,5 +142,114 @@ def _ms(seconds: float) -> str:
     return f"{seconds * 1e3:.2f} ms"
 
 
+# --- memory and time on real sizes (issue 24) --------------------------------------------------
+
+
+def mlp() -> tuple[torch.Tensor, list[torch.Tensor]]:
+    """The loss of a 12-layer 1024-wide MLP on a batch of 4,096, and its parameters."""
+    torch.manual_seed(0)
+    layers = []
+    for _ in range(MLP_LAYERS):
+        layers += [torch.nn.Linear(MLP_WIDTH, MLP_WIDTH), torch.nn.ReLU()]
+    model = torch.nn.Sequential(*layers)
+    loss = model(torch.randn(MLP_BATCH, MLP_WIDTH)).pow(2).mean()
+    return loss, list(model.parameters())
+
+
+MEMORY_RUNS = {
+    "backward()": lambda loss, parameters: loss.backward(),
+    "trace": lambda loss, parameters: trace(loss),
+    "grad": lambda loss, parameters: grad(loss, parameters),
+}
+
+
+def _kilobytes(field: str) -> int:
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith(field + ":"):
+            return int(line.split()[1])
+    raise RuntimeError(f"/proc/self/status has no {field}")
+
+
+def memory_added_here(way: str) -> int:
+    """Bytes by which ``way`` raises this process's peak memory above what it holds before."""
+    loss, parameters = mlp()
+    gc.collect()
+    before = _kilobytes("VmRSS")
+    Path("/proc/self/clear_refs").write_text("5")  # the peak starts again from here
+    result = MEMORY_RUNS[way](loss, parameters)
+    added = (_kilobytes("VmHWM") - before) * 1024
+    del result
+    return added
+
+
+def memory_added(way: str) -> int:
+    """`memory_added_here` measured in a fresh Python process."""
+    command = [sys.executable, __file__, "--memory", way]
+    environment = {**os.environ, "MALLOC_MMAP_THRESHOLD_": "65536"}
+    done = subprocess.run(command, capture_output=True, text=True, check=True, env=environment)
+    return int(done.stdout.split()[-1])
+
+
+def chain() -> torch.Tensor:
+    """``h = h @ q + b``, CHAIN_OPS operations on 300x300 matrices, summed."""
+    generator = torch.Generator().manual_seed(0)
+    size = (CHAIN_SIZE, CHAIN_SIZE)
+    x = torch.randn(size, generator=generator, requires_grad=True)
+    q = torch.linalg.qr(torch.randn(size, generator=generator))[0].requires_grad_()
+    b = (torch.randn(size, generator=generator) * 0.01).requires_grad_()
+    h = x
+    for _ in range(CHAIN_OPS // 2):
+        h = h @ q + b
+    return h.sum()
+
+
+def chain_seconds() -> dict[str, float]:
+    """Fastest seconds of backward() and of trace on the chain, in alternating rounds."""
+    times: dict[str, list[float]] = {"backward()": [], "trace": []}
+    for _ in range(CHAIN_ROUNDS):
+        for way, run in (("backward()", lambda y: y.backward()), ("trace", trace)):
+            output = chain()
+            start = time.perf_counter()
+            run(output)
+            times[way].append(time.perf_counter() - start)
+            del output
+    return {way: min(seconds) for way, seconds in times.items()}
+
+
+def main_at_real_sizes() -> int:
+    """The memory and time targets of issue 24: 0 when both are met, else 1."""
+    failed = 0
+    added = {way: memory_added(way) for way in MEMORY_WAYS}
+    print(
+        f"\nMemory added to the peak, {MLP_LAYERS}-layer {MLP_WIDTH}-wide MLP, batch {MLP_BATCH:,} "
+        "(fresh process each):\n"
+    )
+    print("| way | added | / backward() |")
+    print("|---|---:|---:|")
+    for way in MEMORY_WAYS:
+        print(f"| {way} | {added[way] / 2**20:,.0f} MB | {added[way] / added['backward()']:.2f}× |")
+    for way in ("trace", "grad"):
+        if added[way] > MEMORY_LIMIT * added["backward()"]:
+            print(f"FAIL: {way} adds more than {MEMORY_LIMIT}× what backward() adds")
+            failed = 1
+
+    seconds = chain_seconds()
+    ratio = seconds["trace"] / seconds["backward()"]
+    print(
+        f"\nTime, chain of {CHAIN_OPS:,} operations on {CHAIN_SIZE}x{CHAIN_SIZE} matrices "
+        f"(fastest of {CHAIN_ROUNDS}, one thread): backward() {seconds['backward()']:.2f} s, "
+        f"trace {seconds['trace']:.2f} s, {ratio:.1f}×"
+    )
+    if ratio > TIME_LIMIT:
+        print(f"FAIL: trace takes more than {TIME_LIMIT}× the time of backward()")
+        failed = 1
+    if not failed:
+        print(f"OK: memory within {MEMORY_LIMIT}× and time within {TIME_LIMIT}× of backward()")
+    return failed
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    if sys.argv[1:2] == ["--memory"]:
+        print(memory_added_here(sys.argv[2]))
+        sys.exit(0)
+    sys.exit(main() | main_at_real_sizes())

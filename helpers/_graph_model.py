@@ -18,6 +18,7 @@ has no box for it (autograd only records Nodes), so the separate box keeps both 
 from __future__ import annotations
 
 import math
+import weakref
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -174,6 +175,12 @@ _CAPTION_TEXTS = {
         "en": "the same tensor as the box drawn in full",
         "zh": "与完整画出的那个框是同一个张量",
     },
+    # In a picture of a recorded backward pass (helpers.backward_view): the box shows the value
+    # the pass saw, and the tensor has been changed in place since (an optimiser step, y.mul_(2)).
+    "changed since the pass": {
+        "en": "value as in the backward pass (changed since)",
+        "zh": "反向传播时的值（之后已被修改）",
+    },
 }
 CAPTIONS = Catalogue("helpers.graph", _CAPTION_TEXTS)
 
@@ -203,6 +210,9 @@ class GraphNode:
     # A reference box repeats another box (a tensor used in many places, see
     # helpers._graph_layout): the id of the box drawn in full, which holds the value and gradient.
     same_as: str | None = None
+    # A weak reference to the tensor a tensor box shows (None for other boxes): a picture of a
+    # recorded backward pass shows its value as the pass saw it (helpers.backward_view).
+    tensor: Any = field(default=None, compare=False, repr=False)
 
 
 @dataclass
@@ -531,7 +541,12 @@ class _Builder:
             notes.append(caption("view of", base=base_name) if base_name else caption("view"))
         grad = self._grad(tensor)
         shown_grad = None if grad is None else describe(grad, self.show_values)
-        return {"value": describe(tensor, self.show_values), "grad": shown_grad, "notes": notes}
+        return {
+            "value": describe(tensor, self.show_values),
+            "grad": shown_grad,
+            "notes": notes,
+            "tensor": weakref.ref(tensor),
+        }
 
     def _grad(self, tensor: torch.Tensor) -> torch.Tensor | None:
         # Reading .grad of a non-leaf that does not retain it makes PyTorch warn; ask first.

@@ -29,8 +29,8 @@ import torch
 from torch.autograd.graph import Node
 
 from helpers import graph
-from helpers._graph_model import LEAF, describe, gradient_edge
-from helpers.backward import Step, Trace, _same_bits, _short_name
+from helpers._graph_model import LEAF, SAVED, TENSOR_KINDS, caption, describe, gradient_edge
+from helpers.backward import GradientSummary, Step, Trace, _same_bits, _short_name
 from helpers.language import Catalogue
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
@@ -193,6 +193,7 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     options = {"direction": "backward", "show_grads": False, **options}
     direction = options.pop("direction")
     model = graph.build(trace.output, named, **options)  # one walk of the graph for every frame
+    model = _as_in_the_pass(model, trace, options.get("show_values", True))
     # Every edge carries its label in every frame, blank until its gradient has travelled: with
     # room kept for each label, Graphviz lays every frame out alike and nothing jumps.
     final = _edge_labels(trace)
@@ -221,6 +222,22 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     return drawings
 
 
+def _as_in_the_pass(model: graph.Graph, trace: Trace, show_values: bool) -> graph.Graph:
+    """The model with each tensor's value as the backward pass saw it (the trace recorded it),
+    and a note in the box of a tensor changed in place since (an optimiser step, ``y.mul_(2)``)."""
+    nodes = []
+    for node in model.nodes:
+        tensor = node.tensor() if node.tensor is not None else None
+        seen = None
+        if tensor is not None and node.kind in TENSOR_KINDS and node.kind != SAVED:
+            seen = trace.as_traced(tensor)
+        if seen is not None:
+            notes = [*node.notes, caption("changed since the pass")] if seen.changed else node.notes
+            node = replace(node, value=seen.value if show_values else seen.shape, notes=notes)
+        nodes.append(node)
+    return replace(model, nodes=nodes)
+
+
 def _leaf_gradients(trace: Trace) -> list[dict[Node, str]]:
     """For each step, what each leaf's AccumulateGrad has received so far in this pass: what it
     added to the leaf's .grad. A leaf's AccumulateGrad can run twice (a leaf used inside a
@@ -231,10 +248,19 @@ def _leaf_gradients(trace: Trace) -> list[dict[Node, str]]:
     for step in trace:
         g = step.grads_in[0] if step.name == "AccumulateGrad" and step.grads_in else None
         if g is not None:
-            sums[step.node] = g if step.node not in sums else sums[step.node] + g
+            sums[step.node] = g if step.node not in sums else _added(sums[step.node], g)
             so_far = {**so_far, step.node: _value(sums[step.node])}
         per_step.append(so_far)
     return per_step
+
+
+def _added(first: torch.Tensor | GradientSummary, second: torch.Tensor | GradientSummary):
+    """The sum of two gradients of a leaf, as a picture shows it. A summary (a large gradient)
+    has no numbers to add, and a picture shows only the shape and dtype of the sum: the
+    summary's own."""
+    if isinstance(second, GradientSummary) or isinstance(first, GradientSummary):
+        return second
+    return first + second
 
 
 def _with_leaf_gradients(
@@ -451,7 +477,8 @@ def _kind(value: object) -> str:
 # --- small pieces ------------------------------------------------------------------------------
 
 
-def _value(g: torch.Tensor | None) -> str:
+def _value(g: torch.Tensor | GradientSummary | None) -> str:
+    # A summary is described as a tensor of its size is: its shape and dtype.
     return "None" if g is None else describe(g)
 
 

@@ -10,8 +10,10 @@ import pygraphviz
 import pytest
 import torch
 from nbclient import NotebookClient
+from speaks import assert_speaks_chinese
 from torch.utils.checkpoint import checkpoint
 
+from helpers import _graph_model as graph_captions
 from helpers import backward_view, graph
 from helpers.backward import Step, Trace, trace
 from helpers.backward_view import (
@@ -351,6 +353,57 @@ def test_a_leaf_whose_accumulate_grad_runs_twice_shows_what_it_received_so_far()
     pictures = frames(steps)
     assert f"grad {first.item():.4g}" in pictures[w_runs[0]].source
     assert f"grad {w.grad.item():.4g}" in pictures[w_runs[1]].source  # the sum, as .grad
+
+
+CHANGED_SINCE = "value as in the backward pass (changed since)"
+
+
+def box_of(source: str, name: str) -> str:
+    """The DOT line of the box titled ``name``."""
+    return next(line for line in source.splitlines() if f"<B>{name}</B>" in line)
+
+
+def test_a_picture_shows_a_value_as_the_pass_saw_it_and_says_it_changed_since():
+    x = torch.tensor(3.0, requires_grad=True)
+    y = x * 3  # 9.0 during the pass
+    z = y * 2
+    steps = trace(z)
+    with torch.no_grad():
+        y.mul_(2)  # 18.0 now
+    for picture in frames(steps):
+        box = box_of(picture.source, "y")
+        assert "9.0" in box and "18.0" not in box and CHANGED_SINCE in box
+        assert CHANGED_SINCE not in box_of(picture.source, "z")  # unchanged: no note
+
+
+def test_after_an_optimiser_step_a_leaf_shows_the_weights_the_pass_used():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (w * w).sum()
+    steps = trace(loss)
+    torch.optim.SGD([w], lr=0.1).step()  # w becomes [0.8, 1.6]
+    box = box_of(frames(steps)[-1].source, "w")
+    assert "[1.0, 2.0]" in box and "0.8" not in box and CHANGED_SINCE in box
+
+
+def test_a_picture_without_values_keeps_the_shape_seen_during_the_pass():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    steps = trace((w * w).sum())
+    with torch.no_grad():
+        w.add_(1)
+    box = box_of(frames(steps, show_values=False)[0].source, "w")
+    assert "(2,) float32" in box and CHANGED_SINCE in box
+
+
+def test_in_chinese_a_tensor_changed_since_the_pass_says_so_in_chinese():
+    w = torch.tensor([1.0, 2.0], requires_grad=True)
+    steps = trace((w * w).sum())
+    with torch.no_grad():
+        w.mul_(3)
+    with speaking("zh"):
+        box = box_of(frames(steps)[0].source, "w")
+        note = graph_captions.caption("changed since the pass")
+    assert note in box and "[1.0, 2.0]" in box
+    assert_speaks_chinese(note)
 
 
 def test_pictures_drawn_backward_say_so_in_their_caption():

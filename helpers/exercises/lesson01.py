@@ -1,4 +1,5 @@
-"""Check yourself, notebook 01: accumulation, ``no_grad``, and the vector-Jacobian product."""
+"""Check yourself, notebook 01: accumulation, ``no_grad`` (against ``eval()``, and as a
+decorator), and the vector-Jacobian product."""
 
 from __future__ import annotations
 
@@ -7,7 +8,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from helpers.exercises import as_bool, as_number, exercise, numbers_equal
+from helpers.exercises import as_bool, as_bools, as_number, exercise, numbers_equal
 
 
 @exercise(
@@ -130,3 +131,110 @@ def _no_grad_result(answer: Any) -> bool:
 )
 def _vector_jacobian_product(answer: Any) -> bool:
     return numbers_equal(answer, [2.0, 0.0, 6.0])
+
+
+@exercise(
+    "01.4",
+    {
+        "en": "model = nn.Dropout(p=0.5); w requires grad and x = torch.ones(8). After "
+        "model.eval() you compute out = model(w * x). Does out require grad, and are some of its "
+        "values zeroed? Give two True/False values: (out.requires_grad, some values zeroed).",
+        "zh": "model = nn.Dropout(p=0.5)；w 需要梯度，x = torch.ones(8)。调用 model.eval() 之后"
+        "计算 out = model(w * x)。out 需要梯度吗？它的值里有被置零的吗？用两个 True/False 回答："
+        "(out.requires_grad, 有值被置零)。",
+    },
+    hint={
+        "en": "Two separate switches. Which one decides whether autograd records: the module's "
+        "mode, or the grad mode that torch.no_grad() turns off? And which one decides what a "
+        "Dropout layer does to its input?",
+        "zh": "这里有两个互不相干的开关。决定自动求导记不记录的，是模块的模式，还是 "
+        "torch.no_grad() 关掉的梯度模式？决定 Dropout 层怎样处理输入的，又是哪一个？",
+    },
+    why={
+        "en": "eval() only changes what layers do: a Dropout in evaluation mode passes every value "
+        "through, so none is zeroed. It leaves the grad mode alone, so autograd records as usual "
+        "and out requires grad: (True, False). torch.no_grad() is the opposite: it stops the "
+        "recording and changes no layer.",
+        "zh": "eval() 只改变各层的行为：评估模式下的 Dropout 让每个值原样通过，没有值被置零。"
+        "它不碰梯度模式，所以自动求导照常记录，out 需要梯度：(True, False)。torch.no_grad() "
+        "正好相反：它停止记录，却不改变任何层的行为。",
+    },
+    right_answers=(
+        (True, False),
+        [True, False],
+        "(True, False)",
+        "true, false",
+        (np.True_, np.False_),
+        "（True，False）",
+        "True 和 False",
+        "tensor([True, False])",
+    ),
+    wrong_answers=(
+        (False, False),
+        (True, True),
+        (False, True),
+        (True,),
+        True,
+        (1, 0),
+        "(1, 0)",
+        {True, False},
+        "False 和 False",
+    ),
+)
+def _eval_is_not_no_grad(answer: Any) -> bool:
+    # Only booleans count: (1, 0) equals (True, False) in Python, but it is not the value.
+    return as_bools(answer) == (True, False)
+
+
+@exercise(
+    "01.5",
+    {
+        "en": "Run the cell with @torch.no_grad() as it is, then delete the line "
+        "@torch.no_grad() above def evaluate and run the cell again. Give "
+        "predictions.requires_grad from both runs: (with the decorator, without it).",
+        "zh": "先原样运行带 @torch.no_grad() 的那个单元格，再删掉 def evaluate 上面的 "
+        "@torch.no_grad() 这一行，重新运行。写出两次运行中 predictions.requires_grad 的值："
+        "（有装饰器时，没有装饰器时）。",
+    },
+    hint={
+        "en": "Without the decorator, evaluate runs in the grad mode of the code that calls it. "
+        "Is recording on in an ordinary cell, and does weights require grad?",
+        "zh": "没有装饰器，evaluate 就在调用它的代码所处的梯度模式下运行。普通单元格里记录是开着的"
+        "吗？weights 需要梯度吗？",
+    },
+    why={
+        "en": "With the decorator the whole function runs with recording off, so predictions does "
+        "not require grad. The decorator was the only thing that switched recording off: without "
+        "it, inputs @ weights is recorded like any operation on a tensor that requires grad, and "
+        "predictions requires grad and has a grad_fn. So (False, True). Put the line back: an "
+        "evaluation that records keeps a graph in memory for nothing.",
+        "zh": "有装饰器时，整个函数都在关闭记录的状态下运行，predictions 不需要梯度。关闭记录的只有"
+        "这个装饰器：去掉它以后，inputs @ weights 和其他用到需要梯度的张量的操作一样被记录下来，"
+        "predictions 需要梯度，也有了 grad_fn。所以是 (False, True)。记得把这一行加回去："
+        "评估的时候还在记录，只会白白在内存里留下一张计算图。",
+    },
+    right_answers=(
+        (False, True),
+        [False, True],
+        "(False, True)",
+        "false, true",
+        (np.False_, np.True_),
+        "（False，True）",
+        "False 和 True",
+        "tensor([False, True])",
+    ),
+    wrong_answers=(
+        (True, False),
+        (False, False),
+        (True, True),
+        (True,),
+        True,
+        (0, 1),
+        "(0, 1)",
+        {False, True},
+        "True 和 True",
+    ),
+)
+def _decorator_removed(answer: Any) -> bool:
+    # Only booleans count: (0, 1) equals (False, True) in Python, but it is not the value.
+    return as_bools(answer) == (False, True)

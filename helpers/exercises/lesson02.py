@@ -1,12 +1,13 @@
-"""Check-yourself questions of notebook 02: leaf tensors and retain_grad."""
+"""Check-yourself questions of notebook 02: leaf tensors, retain_grad, and the .to() trap."""
 
 from __future__ import annotations
 
 from typing import Any
 
+import numpy as np
 import torch
 
-from helpers.exercises import as_names, as_number, exercise, means_none
+from helpers.exercises import as_bool, as_bools, as_names, as_number, exercise, means_none
 
 
 @exercise(
@@ -111,3 +112,114 @@ def _flat_relu_gradient(answer: Any) -> bool:
 )
 def _retain_grad_too_late(answer: Any) -> bool:
     return means_none(answer)
+
+
+@exercise(
+    "02.4",
+    {
+        "en": "x = torch.tensor(3.0) does not require grad, and data = x * 2 + 1. Give "
+        "(data.is_leaf, data.requires_grad) as two True/False values.",
+        "zh": "x = torch.tensor(3.0) 不需要梯度，data = x * 2 + 1。用两个 True/False 写出 "
+        "(data.is_leaf, data.requires_grad)。",
+    },
+    hint={
+        "en": "Was any operation recorded while data was computed? Without one, data has no "
+        "grad_fn. Which of the two kinds of tensor has no grad_fn?",
+        "zh": "计算 data 的时候，自动求导记录了什么操作吗？没有记录，data 就没有 grad_fn。"
+        "哪一种张量没有 grad_fn？",
+    },
+    why={
+        "en": "Nothing that requires grad went in, so autograd recorded nothing: data has no "
+        "grad_fn and does not require grad, and by PyTorch's convention every tensor that does "
+        "not require grad is a leaf: (True, False). Being a leaf is not enough for a .grad: the "
+        "leaf must also require grad.",
+        "zh": "参与计算的张量都不需要梯度，所以自动求导什么也没有记录：data 没有 grad_fn，也不需要"
+        "梯度。按照 PyTorch 的约定，不需要梯度的张量都是叶子张量：(True, False)。光是叶子张量"
+        "还得不到 .grad，它还必须需要梯度。",
+    },
+    right_answers=(
+        (True, False),
+        [True, False],
+        "(True, False)",
+        "true, false",
+        (np.True_, np.False_),
+        "（True，False）",
+        "True 和 False",
+        "tensor([True, False])",
+    ),
+    wrong_answers=(
+        (False, False),
+        (False, True),
+        (True, True),
+        (True,),
+        False,
+        (1, 0),
+        "(1, 0)",
+        {True, False},
+        "False 和 False",
+    ),
+)
+def _computed_without_grad_is_a_leaf(answer: Any) -> bool:
+    # Only booleans count: (1, 0) equals (True, False) in Python, but it is not the value.
+    return as_bools(answer) == (True, False)
+
+
+@exercise(
+    "02.5",
+    {
+        "en": "w = torch.randn(3, requires_grad=True).to(torch.float64), then "
+        "(w * w).sum().backward(). What is w.grad?",
+        "zh": "w = torch.randn(3, requires_grad=True).to(torch.float64)，然后 "
+        "(w * w).sum().backward()。w.grad 是什么？",
+    },
+    hint={
+        "en": "Which tensor did you ask for gradients: the one randn made, or the one .to() "
+        "returned? Is w the output of a recorded operation?",
+        "zh": "requires_grad=True 设在了哪个张量上：randn 创建的那个，还是 .to() 返回的那个？"
+        "w 是不是某个被记录下来的操作的输出？",
+    },
+    why={
+        "en": "requires_grad=True went to the float32 tensor that randn made; .to(torch.float64) "
+        "is a recorded copy of it (ToCopyBackward0). So w is not a leaf: its gradient is passed "
+        "on to the unnamed float32 leaf, which keeps it, and is not stored in w. w.grad is None, "
+        "and PyTorch warns when you read it. .cuda() and .to('cuda') make the same kind of copy.",
+        "zh": "requires_grad=True 给的是 randn 创建的那个 float32 张量；.to(torch.float64) "
+        "是对它的一次复制，而且被记录了下来（ToCopyBackward0）。所以 w 不是叶子张量：梯度继续传给"
+        "那个没有名字的 float32 叶子张量，存在那里，而不会留在 w 上。w.grad 是 None，读取它时 "
+        "PyTorch 还会发出警告。.cuda() 和 .to('cuda') 做的也是这样一次复制。",
+    },
+    right_answers=(None, "None", "none", "“None”", "None。", "None."),
+    wrong_answers=(0, "0", [None], "2w", "无", torch.zeros(3), "tensor([0., 0., 0.])"),
+)
+def _moved_after_requires_grad(answer: Any) -> bool:
+    return means_none(answer)
+
+
+@exercise(
+    "02.6",
+    {
+        "en": "In the cell that converts first and calls requires_grad_() after, swap the two "
+        "calls: torch.randn(3).requires_grad_().to(torch.float64). Run it again: what does "
+        "w.is_leaf print?",
+        "zh": "在先转换、再调用 requires_grad_() 的那个单元格里，把两个调用的顺序对调："
+        "torch.randn(3).requires_grad_().to(torch.float64)。再运行一次：w.is_leaf 打印出什么？",
+    },
+    hint={
+        "en": "After the swap, which call comes last, and is it an operation on a tensor that "
+        "already requires grad?",
+        "zh": "对调之后，最后一个调用是什么？它是不是作用在一个已经需要梯度的张量上的操作？",
+    },
+    why={
+        "en": "Now requires_grad_() is called on the float32 tensor, and the .to(torch.float64) "
+        "after it is recorded: w is the output of ToCopyBackward0, not a leaf, so w.is_leaf is "
+        "False and w.grad is None again. The order matters: convert or move first, then ask for "
+        "gradients.",
+        "zh": "现在 requires_grad_() 作用在 float32 张量上，之后的 .to(torch.float64) 就被记录了"
+        "下来：w 是 ToCopyBackward0 的输出，不是叶子张量，所以 w.is_leaf 是 False，w.grad 又变回 "
+        "None。顺序很重要：先转换或先搬到设备上，再打开梯度。",
+    },
+    right_answers=(False, "False", "false", np.False_, torch.tensor(False), "False。", "“False”"),
+    wrong_answers=(True, "True", 0, [False], "no", "否", torch.tensor(True), "None"),
+)
+def _requires_grad_before_the_copy(answer: Any) -> bool:
+    return as_bool(answer) is False

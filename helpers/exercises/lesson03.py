@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+import torch
 
-from helpers.exercises import as_number, exercise
+from helpers.exercises import as_number, exercise, means_none
 
 
 @exercise(
@@ -93,3 +94,67 @@ def _accumulated_over_two_passes(answer: Any) -> bool:
 )
 def _output_index_of_q(answer: Any) -> bool:
     return as_number(answer) == 1
+
+
+@exercise(
+    "03.4",
+    {
+        "en": "Predict before you run step 4: mul_node(du) returns one gradient per input of "
+        "u = w * x, dw for w and dx for x (x = torch.tensor(3.0), made without requires_grad). "
+        "What will dx be?",
+        "zh": "运行第 4 步之前先预测：mul_node(du) 为 u = w * x 的每个输入各返回一个梯度，"
+        "给 w 的是 dw，给 x 的是 dx（x = torch.tensor(3.0)，创建时没有设 requires_grad）。"
+        "dx 会是什么？",
+    },
+    hint={
+        "en": "Ask who would receive that gradient. No node of the graph stands for x, since it "
+        "does not require grad, and autograd does no work that nobody asked for. How does Python "
+        "write a value that was never computed?",
+        "zh": "想一想这个梯度会交给谁。x 不需要梯度，计算图里没有代表它的节点；没人要的计算，"
+        "autograd 一概不做。一个根本没有算出来的值，在 Python 里写作什么？",
+    },
+    why={
+        "en": "None. x does not require grad, so autograd skips its product du · w altogether, "
+        "and the slot of x in next_functions is (None, 0): no node waits for that gradient. "
+        "Only w, which requires grad, gets a number, du · x = 3.",
+        "zh": "None。x 不需要梯度，autograd 干脆不算 du · w 这个乘积；next_functions 里 x 的"
+        "位置也是 (None, 0)：没有哪个节点在等这个梯度。只有需要梯度的 w 得到一个数，"
+        "du · x = 3。",
+    },
+    right_answers=(None, "None", "none", "“None”", "None。"),
+    wrong_answers=(2, 2.0, "2", 0, 3, torch.tensor(2.0), "tensor(0.)", False, "无"),
+)
+def _gradient_for_the_input_without_grad(answer: Any) -> bool:
+    return means_none(answer)
+
+
+@exercise(
+    "03.5",
+    {
+        "en": "Change it and see: in the cell that calls y.backward() twice (y = w * w, w = 2), "
+        "add the line w.grad = None between the two calls and run the cell again. What does "
+        "the second line print for w.grad now?",
+        "zh": "动手改一改：在调用两次 y.backward() 的那个单元格里（y = w * w，w = 2），"
+        "在两次调用之间加一行 w.grad = None，再运行这个单元格。第二行现在打印的 w.grad 是多少？",
+    },
+    hint={
+        "en": "After w.grad = None the second pass finds nothing stored in w.grad, so there is "
+        "nothing to add to. What does one backward pass of y = w * w store on its own? The "
+        "first line of the cell prints it.",
+        "zh": "执行 w.grad = None 之后，第二次反向传播发现 w.grad 里什么也没有，也就无从累加。"
+        "对 y = w * w 单独做一次反向传播，存下的是多少？单元格打印的第一行就是。",
+    },
+    why={
+        "en": "4, where it was 8. With w.grad emptied between the passes, the second backward() "
+        "stores its own 2w = 4 instead of adding it to the first. That is what "
+        "optimizer.zero_grad() does before each training step: without it, every step would "
+        "use the sum of all the gradients so far.",
+        "zh": "4，原来是 8。两次反向传播之间清空了 w.grad，第二次 backward() 就只存下它自己算出的 "
+        "2w = 4，而不是加到第一次的结果上。训练循环每一步之前调用 optimizer.zero_grad() 做的"
+        "正是这件事：不清零的话，每一步用的都是到目前为止所有梯度的总和。",
+    },
+    right_answers=(4, 4.0, "4", "tensor(4.)", torch.tensor(4.0), "四", "4。"),
+    wrong_answers=(8, 2, 0, None, 12, "8", "tensor(8.)", "八"),
+)
+def _gradient_after_a_reset(answer: Any) -> bool:
+    return as_number(answer) == 4.0

@@ -92,3 +92,73 @@ def _two_relus_at_zero(answer: Any) -> bool:
 )
 def _why_double(answer: Any) -> bool:
     return as_choice(answer, "abc") == "a"
+
+
+@exercise(
+    "06.3",
+    {
+        "en": "Predict before you run it: section 5 trains twice from the same start, once with "
+        "clamp(min=0) and once with MyReLU, and prints the largest difference between the two "
+        "runs' 500 losses. What will it be? 'a': exactly 0; 'b': tiny but not 0, about "
+        "float32's rounding (1e-7 of the loss); 'c': growing with the steps, to about 1e-3 at "
+        "the end.",
+        "zh": "先预测，再运行：第 5 节从同一个起点训练两次，一次用 clamp(min=0)，一次用 "
+        "MyReLU，然后打印两次运行的 500 个损失之间最大的差值。它会是多少？'a'：恰好是 0；"
+        "'b'：很小但不是 0，大约是 float32 的舍入误差（损失的 1e-7）；'c'：随步数增大，"
+        "到最后约为 1e-3。",
+    },
+    hint={
+        "en": "Rounding makes two results differ only when they are computed differently: in "
+        "other operations, or the same ones in another order. Compare the two ReLUs' forward "
+        "and backward (section 1): where would they compute anything differently?",
+        "zh": "只有计算方式不同时，舍入才会让两个结果不一样：用了别的操作，或者同样的操作换了"
+        "顺序。对照第 1 节两个 ReLU 的前向和反向：它们在哪里算法会不同？",
+    },
+    why={
+        "en": "MyReLU.forward is x.clamp(min=0) itself, and its backward applies the same mask "
+        "as clamp's; masking only copies numbers or writes zeros. The two runs do the same "
+        "arithmetic in the same order, so every loss is the same float: the difference is 0.0.",
+        "zh": "MyReLU.forward 就是 x.clamp(min=0) 本身，它的反向和 clamp 的反向用的是同一个掩码；"
+        "施加掩码只是复制数值或写入零。两次运行以相同的顺序做相同的算术，每个损失都是同一个"
+        "浮点数：差值是 0.0。",
+    },
+    right_answers=("a", "A", "“a”", "a。", "（a）"),
+    wrong_answers=("b", "c", 0, "ab", ["a"]),
+)
+def _same_bits(answer: Any) -> bool:
+    return as_choice(answer, "abc") == "a"
+
+
+@exercise(
+    "06.4",
+    {
+        "en": "In the cell of section 2 that measures ReLU's slope at 1, change eps = 1e-6 to "
+        "eps = 1e-3 and run it again. What does float32 measure now? 'a': still about 0.98, "
+        "2% off; 'b': 1.0000 to four decimals; 'c': 0.5, as at the kink.",
+        "zh": "在第 2 节测量 ReLU 在 1 处斜率的单元格里，把 eps = 1e-6 改成 eps = 1e-3，"
+        "再运行一次。float32 现在测得多少？'a'：仍然约为 0.98，偏差 2%；"
+        "'b'：保留四位小数是 1.0000；'c'：0.5，和在折点处一样。",
+    },
+    hint={
+        "en": "float32's rounding error in each output near 1 stays about the same whatever eps "
+        "is. What happens to the difference of the two outputs, and so to the share of it that "
+        "is rounding, when eps is 1000 times larger? Is x = 1 within eps of the kink at 0?",
+        "zh": "不管 eps 是多少，float32 在每个接近 1 的输出里的舍入误差都差不多一样大。eps 大了 "
+        "1000 倍，两个输出之差会怎样？其中舍入误差所占的比例又会怎样？x = 1 离 0 处的折点"
+        "在 eps 之内吗？",
+    },
+    why={
+        "en": "The two outputs are now 0.002 apart instead of 0.000002, so the same rounding "
+        "error is a 1000 times smaller part of the difference: float32 measures 1.000017. "
+        "gradcheck still takes a tiny step, since a large one measures across kinks and "
+        "curvature rather than the slope at the point; float64 gives it the digits to do so.",
+        "zh": "两个输出现在相差 0.002，而不是 0.000002，同样大小的舍入误差在差值里所占的比例"
+        "小了 1000 倍：float32 测得 1.000017。gradcheck 仍然用很小的步长，因为步长大了，"
+        "测到的就会是跨过折点、掺进曲率的平均斜率，而不是这一点的斜率；float64 让它在小步长下"
+        "也有足够的位数。",
+    },
+    right_answers=("b", "B", "“b”", "b。", "(b)"),
+    wrong_answers=("a", "c", 1, "bc", ["b"]),
+)
+def _a_larger_step_keeps_more_digits(answer: Any) -> bool:
+    return as_choice(answer, "abc") == "b"

@@ -4,11 +4,14 @@ tests/test_exercises.py proves each check accepts its sample answers; here the q
 can be computed are computed, and the check must accept the result.
 """
 
+import re
 import warnings
 
 import numpy as np
 import torch
-from torch.autograd import Function
+from torch import nn
+from torch.autograd import Function, gradgradcheck
+from torch.autograd.gradcheck import GradcheckError
 
 from helpers.backward import trace
 from helpers.exercises import check
@@ -57,6 +60,28 @@ def test_01_3_vector_jacobian_product():
     accepted("01.3", x.grad.numpy())
 
 
+def test_01_4_eval_changes_the_layer_not_the_recording():
+    torch.manual_seed(0)  # which values dropout zeroes is random
+    model = nn.Dropout(p=0.5)
+    w = torch.tensor(2.0, requires_grad=True)
+    x = torch.ones(8)
+    model.eval()
+    out = model(w * x)
+    accepted("01.4", (out.requires_grad, bool((out == 0).any())))
+
+
+def test_01_5_the_decorator_alone_switches_recording_off():
+    weights = torch.tensor([[0.5], [-1.0]], requires_grad=True)
+    new_inputs = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
+
+    def evaluate(weights, inputs):  # the cell's function, its line @torch.no_grad() deleted
+        return inputs @ weights
+
+    decorated = torch.no_grad()(evaluate)  # what the line @torch.no_grad() makes of it
+    with_it, without_it = decorated(weights, new_inputs), evaluate(weights, new_inputs)
+    accepted("01.5", (with_it.requires_grad, without_it.requires_grad))
+
+
 def test_02_1_leaves_that_require_grad_keep_their_gradient():
     # notebook 02's first graph: a = relu(w * x + b), through u = w * x and v = u + b
     x = torch.tensor(3.0)
@@ -87,6 +112,27 @@ def test_02_3_retain_grad_after_backward_is_too_late():
     accepted("02.3", u.grad)
 
 
+def test_02_4_computed_from_tensors_without_grad_is_a_leaf():
+    x = torch.tensor(3.0)
+    data = x * 2 + 1
+    accepted("02.4", (data.is_leaf, data.requires_grad))
+
+
+def test_02_5_a_copy_made_after_requires_grad_keeps_no_gradient():
+    w = torch.randn(3, requires_grad=True).to(torch.float64)
+    (w * w).sum().backward()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # PyTorch warns: .grad of a non-leaf
+        grad = w.grad
+    accepted("02.5", grad)
+
+
+def test_02_6_requires_grad_before_the_copy_makes_a_non_leaf():
+    w = torch.randn(3).requires_grad_().to(torch.float64)
+    (w * w).sum().backward()
+    accepted("02.6", w.is_leaf)
+
+
 def test_03_1_slot_of_the_input_without_grad():
     x, w = torch.tensor(3.0), torch.tensor(2.0, requires_grad=True)
     y = x * w
@@ -105,6 +151,30 @@ def test_03_3_output_index_after_unbind():
     t = torch.tensor([2.0, 5.0], requires_grad=True)
     p, q = torch.unbind(t)
     accepted("03.3", (q * 10).grad_fn.next_functions[0][1])
+
+
+def test_03_4_the_mul_node_returns_none_for_the_input_without_grad():
+    # notebook 03, steps 1 to 4: the neuron's nodes called by hand
+    b = torch.tensor(1.0, requires_grad=True)
+    w = torch.tensor(2.0, requires_grad=True)
+    x = torch.tensor(3.0)
+    a = torch.relu(w * x + b)
+    dv = a.grad_fn(torch.tensor(1.0))
+    add_node = a.grad_fn.next_functions[0][0]
+    du, db = add_node(dv)
+    mul_node = add_node.next_functions[0][0]
+    dw, dx = mul_node(du)
+    accepted("03.4", dx)
+
+
+def test_03_5_resetting_the_gradient_between_two_backwards():
+    w = torch.tensor(2.0, requires_grad=True)
+    y = w * w
+    y.backward(retain_graph=True)
+    w.grad = None
+    y.backward()
+    accepted("03.5", w.grad)
+    accepted("03.5", str(w.grad))  # what the second print shows
 
 
 class PowerFunction(Function):
@@ -152,6 +222,58 @@ def test_04_3_my_relu_passes_the_gradient_at_zero():
     accepted("04.3", x.grad)
 
 
+class SquareAndCube(Function):
+    # notebook 04, section 6.2, recording the gradient backward receives for the cube
+    grad_cube = None
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x**2, x**3
+
+    @staticmethod
+    def backward(ctx, grad_square, grad_cube):
+        SquareAndCube.grad_cube = grad_cube
+        (x,) = ctx.saved_tensors
+        return 2 * x * grad_square + 3 * x**2 * grad_cube
+
+
+class DoubleInPlace(Function):
+    # notebook 04, section 6.3, with the line ctx.mark_dirty(x) deleted
+    @staticmethod
+    def forward(ctx, x):
+        x.mul_(2)
+        return x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return 2 * grad_output
+
+
+def test_04_4_an_unused_output_gets_a_gradient_of_zeros():
+    x = torch.tensor(2.0, requires_grad=True)
+    square, cube = SquareAndCube.apply(x)
+    try:
+        square.backward()  # cube is not used
+    except RuntimeError:
+        letter = "d"
+    else:
+        received = SquareAndCube.grad_cube
+        if received is None:
+            letter = "a"
+        else:
+            letter = {0.0: "b", 1.0: "c"}.get(received.item(), f"none: {received!r}")
+    accepted("04.4", letter)
+
+
+def test_04_5_without_mark_dirty_the_doubling_is_not_differentiated():
+    w = torch.tensor([1.0, 3.0], requires_grad=True)
+    x = w.clone()
+    DoubleInPlace.apply(x)
+    x.sum().backward()
+    accepted("04.5", w.grad)
+
+
 def test_05_2_one_gradient_per_weight():
     w1 = torch.randn(1000, 100, requires_grad=True)
     w2 = torch.randn(100, 10, requires_grad=True)
@@ -173,10 +295,126 @@ def test_05_3_an_update_outside_no_grad_makes_a_non_leaf():
     accepted("05.3", str(grad))
 
 
+N, D_IN, H, D_OUT = 64, 1000, 100, 10  # the network of notebooks 05 to 07
+
+
+def make_data(seed=0):
+    # notebook 05's make_data(): inputs, targets and starting weights, on the CPU
+    generator = torch.Generator().manual_seed(seed)
+    x = torch.randn(N, D_IN, generator=generator)
+    y = torch.randn(N, D_OUT, generator=generator)
+    w1 = torch.randn(D_IN, H, generator=generator)
+    w2 = torch.randn(H, D_OUT, generator=generator)
+    return x, y, w1, w2
+
+
+def test_05_4_a_recorded_update_stops_the_loop_at_the_first_zeroing():
+    # notebook 05, section 4: train_recording_the_update(steps=3), noting the line it is at
+    learning_rate = 1e-6
+    x, y, w1, w2 = make_data()
+    w1.requires_grad_()
+    w2.requires_grad_()
+    at = None
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # PyTorch warns: .grad of a non-leaf
+            for t in range(3):
+                at = ("backward", t)
+                loss = (x.mm(w1).clamp(min=0).mm(w2) - y).pow(2).sum()
+                loss.backward()
+                at = ("update", t)
+                w1 = w1 - learning_rate * w1.grad
+                w2 = w2 - learning_rate * w2.grad
+                at = ("zero_", t)
+                w1.grad.zero_()
+                w2.grad.zero_()
+            at = ("nowhere", 3)
+    except (AttributeError, RuntimeError, TypeError):
+        pass
+    letters = {("backward", 1): "a", ("zero_", 0): "b", ("nowhere", 3): "c", ("update", 0): "d"}
+    accepted("05.4", letters.get(at, f"none: stopped at {at}"))
+
+
+def test_05_5_a_doubled_learning_rate_overshoots_the_bottom():
+    # notebook 05, section 6: first_steps(seed=0, learning_rate=2e-6), its first step
+    learning_rate = 2e-6
+
+    def loss_at(x, y, w1, w2):
+        return (x.mm(w1).clamp(min=0).mm(w2) - y).pow(2).sum()
+
+    x, y, w1, w2 = make_data(seed=0)
+    w1.requires_grad_()
+    w2.requires_grad_()
+    loss = loss_at(x, y, w1, w2)
+    loss.backward()
+    fractions = [i / 100 for i in range(101)]
+    step1, step2 = learning_rate * w1.grad, learning_rate * w2.grad
+    with torch.no_grad():
+        losses = [loss_at(x, y, w1 - f * step1, w2 - f * step2).item() for f in fractions]
+        bottom = fractions[losses.index(min(losses))]
+        w1 -= step1
+        w2 -= step2
+        after = loss_at(x, y, w1, w2).item()
+    goes = "rises" if after > loss.item() else "falls"
+    options = {"a": (0.60, "falls"), "b": (0.30, "rises"), "c": (1.20, "falls")}
+    letter = next(
+        (c for c, (at, way) in options.items() if abs(bottom - at) < 0.05 and way == goes),
+        f"none: bottom at {bottom}, the loss {goes}",
+    )
+    accepted("05.5", letter)
+
+
 def test_06_1_two_relus_add_their_gradients_and_differ_at_zero():
     x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True)
     (torch.relu(x) + MyReLU.apply(x)).sum().backward()
     accepted("06.1", x.grad)
+
+
+def test_06_3_the_two_relus_train_to_identical_losses():
+    # notebook 06, section 5: train(clamp(min=0)) against train(MyReLU.apply), 500 steps each
+    learning_rate = 1e-6
+
+    def train(relu, steps=500):
+        x, y, w1, w2 = make_data()
+        w1.requires_grad_()
+        w2.requires_grad_()
+        losses = []
+        for _ in range(steps):
+            loss = (relu(x.mm(w1)).mm(w2) - y).pow(2).sum()
+            losses.append(loss.item())
+            loss.backward()
+            with torch.no_grad():
+                w1 -= learning_rate * w1.grad
+                w2 -= learning_rate * w2.grad
+                w1.grad.zero_()
+                w2.grad.zero_()
+        return losses
+
+    built_in = train(lambda h: h.clamp(min=0))
+    custom = train(MyReLU.apply)
+    largest = max(abs(a - b) for a, b in zip(built_in, custom, strict=True))
+    if largest == 0:
+        letter = "a"
+    elif all(abs(a - b) <= 1e-6 * abs(a) for a, b in zip(built_in, custom, strict=True)):
+        letter = "b"
+    else:
+        letter = "c"
+    accepted("06.3", letter)
+
+
+def test_06_4_float32_measures_the_slope_with_a_larger_step():
+    eps = 1e-3  # changed from 1e-6
+    x = torch.tensor(1.0, dtype=torch.float32)
+    slope = ((MyReLU.apply(x + eps) - MyReLU.apply(x - eps)) / (2 * eps)).item()
+    if round(slope, 4) == 1.0:
+        letter = "b"
+    elif abs(slope - 0.98) < 0.01:
+        letter = "a"
+    elif abs(slope - 0.5) < 0.01:
+        letter = "c"
+    else:
+        letter = f"none: measured {slope}"
+    accepted("06.4", letter)
 
 
 def test_07_1_variable_returns_a_plain_tensor():
@@ -208,6 +446,51 @@ def test_07_3_data_hides_the_in_place_change():
     accepted("07.3", x.grad)
 
 
+def test_07_4_the_old_constructor_given_whole_numbers_allocates_a_shape():
+    # In deterministic mode PyTorch fills memory it allocates without writing with NaN: a
+    # tensor of NaNs shows that torch.Tensor(2, 3) wrote no values, not even zeros.
+    was_deterministic = torch.are_deterministic_algorithms_enabled()
+    was_filling = torch.utils.deterministic.fill_uninitialized_memory
+    torch.use_deterministic_algorithms(True)
+    torch.utils.deterministic.fill_uninitialized_memory = True
+    try:
+        made = torch.Tensor(2, 3)
+    finally:
+        torch.use_deterministic_algorithms(was_deterministic)
+        torch.utils.deterministic.fill_uninitialized_memory = was_filling
+    if made.shape == (2,) and made.tolist() == [2.0, 3.0]:
+        letter = "a"
+    elif made.shape != (2, 3):
+        letter = f"none: shape {tuple(made.shape)}"
+    elif made.dtype == torch.int64:
+        letter = "d"
+    elif made.dtype == torch.float32 and bool(made.isnan().all()):
+        letter = "b"
+    elif bool((made == 0).all()):
+        letter = "c"
+    else:
+        letter = f"none: {made!r}"
+    accepted("07.4", letter)
+
+
+def test_07_5_a_change_through_detach_is_counted_and_caught():
+    x_small = torch.tensor([0.0, 1.0], requires_grad=True)
+    y_small = x_small.exp()
+    y_small.detach().zero_()  # instead of y_small.data.zero_()
+    try:
+        y_small.sum().backward()
+    except RuntimeError as error:
+        letter = "b" if "modified by an inplace operation" in str(error) else f"none: {error}"
+    else:
+        if torch.equal(x_small.grad, torch.zeros(2)):
+            letter = "a"
+        elif torch.allclose(x_small.grad, x_small.detach().exp()):
+            letter = "c"
+        else:
+            letter = f"none: x_small.grad is {x_small.grad}"
+    accepted("07.5", letter)
+
+
 def test_08_1_gradients_that_reach_sin_before_it_runs():
     x = torch.tensor(2.0, requires_grad=True)
     h = torch.sin(x)
@@ -232,3 +515,70 @@ def test_08_3_engine_runs_the_later_created_node_first():
     order = [step.node for step in trace(y)]
     first = "p" if order.index(p.grad_fn) < order.index(q.grad_fn) else "q"
     accepted("08.3", first)
+
+
+def test_08_4_accumulate_grad_runs_once_for_four_shares():
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x * x + torch.sin(x) * x
+    runs = sum(getattr(step.node, "variable", None) is x for step in trace(y))
+    accepted("08.4", runs)
+
+
+def test_08_5_accumulate_grad_waits_for_one_gradient_per_edge():
+    x = torch.tensor(2.0, requires_grad=True)
+    y = x * x * x + torch.sin(x) * x  # the changed line
+    changed = trace(y)
+    accumulate = changed[-1].node  # x's AccumulateGrad, the last node to run
+    assert accumulate.variable is x
+    arrived = [g for step in changed for node, g in step.sent if node is accumulate]
+    accepted("08.5", len(arrived))
+
+
+class CubeSavingSquare(Function):
+    # notebook 09, section 2.2: saves a square made inside forward, which has no history
+    @staticmethod
+    def forward(ctx, x):
+        square = x * x
+        ctx.save_for_backward(square)
+        return square * x
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (square,) = ctx.saved_tensors
+        return 3 * square * grad_output
+
+
+def test_09_5_gradgradcheck_with_v_one_measures_six_x():
+    generator = torch.Generator().manual_seed(0)  # notebook 09's generator, first used here
+    x = torch.randn(3, dtype=torch.float64, generator=generator, requires_grad=True)
+    ones = torch.ones(3, dtype=torch.float64, requires_grad=True)
+    try:
+        gradgradcheck(CubeSavingSquare.apply, (x,), grad_outputs=(ones,))
+    except GradcheckError as error:
+        message = str(error)
+    else:
+        message = "gradgradcheck passed"
+    first = re.search(r"numerical:tensor\(\[\[\s*(-?\d+\.\d+)", message)
+    assert first, f"no numerical Jacobian in: {message}"
+    accepted("09.5", float(first.group(1)))
+
+
+def nodes_behind(tensor):
+    # notebook 09, section 4.4: the nodes a backward from tensor walks through
+    seen, todo = set(), [tensor.grad_fn]
+    while todo:
+        node = todo.pop()
+        if node is not None and node not in seen:
+            seen.add(node)
+            todo.extend(next_node for next_node, _ in node.next_functions)
+    return len(seen)
+
+
+def test_09_6_retain_graph_keeps_every_step_behind_the_loss():
+    w = torch.tensor(0.5, requires_grad=True)
+    h = torch.tensor(0.0)
+    for _ in range(1, 21):  # changed from range(1, 6)
+        h = torch.tanh(w * h + 1.0)
+        loss = (h - 1) ** 2
+        loss.backward(retain_graph=True)
+    accepted("09.6", nodes_behind(loss))

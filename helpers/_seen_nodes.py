@@ -12,14 +12,21 @@ So every Node a helper looks at is held here (except a custom Function's, a Pyth
 with the held Nodes it leads to. When the learner lets go of a graph, the Nodes at its top are held
 by nothing but this keeper (their reference count says so), and the keeper lets go of them one at a
 time, top first: each frees one Node, whose next Nodes the keeper still holds, so that no Node is
-freed inside another. It looks before and after every garbage collection (`gc.callbacks`) and
-before each walk of a graph, at only the held Nodes that no held Node leads to, which are few.
-(With the collector turned off, `gc.disable()`, only before a walk.)
+freed inside another. It looks before each walk of a graph, that is at the start of every helper
+call (draw, build, trace, grad), at only the held Nodes that no held Node leads to, which are few.
+A graph the learner lets go of after a helper looked at it stays in memory, with what its Nodes
+saved, until the next helper call (or the end of the process).
+
+Why only then, and not after every garbage collection: *Interrupt kernel* (SIGINT) most often
+arrives while the collector runs, in a loop that allocates, and Python raises the KeyboardInterrupt
+in the first Python code that runs next; in a `gc.callbacks` entry (or a finaliser) Python prints
+"Exception ignored in ..." and the learner's cell runs on. A helper call is code the learner ran:
+an interrupt that lands in it stops the cell. What this keeper does when interrupted half way
+leaves at worst a Node held for good, never one freed inside another.
 """
 
 from __future__ import annotations
 
-import gc
 import sys
 import threading
 from collections.abc import Iterable
@@ -44,8 +51,9 @@ class _NodeKeeper:
         self._leads_to: dict[int, tuple[int, ...]] = {}  # the held Nodes it leads to, once each
         self._led_from: dict[int, int] = {}  # how many held Nodes lead to it
         self._tops: set[int] = set()  # held Nodes that no held Node leads to
-        self._lock = threading.Lock()
-        self._owner: int | None = None  # the thread that has the lock
+        # Taken with `with` only: a KeyboardInterrupt anywhere inside still releases it (after a
+        # bare acquire() Python may raise before the `try` that would release it).
+        self._lock = threading.RLock()
         # What this thread asked to hold while it had the lock: freeing a Node can run Python
         # code (a finaliser) that calls a helper, which must neither wait for the lock forever
         # nor change the tables in the middle of a change.
@@ -54,45 +62,42 @@ class _NodeKeeper:
         # them (Python versions differ in what getrefcount itself adds).
         probe = {0: object()}
         self._alone = sys.getrefcount(probe[0])
-        gc.callbacks.append(self._around_collection)
 
     def hold(self, node: Any, next_nodes: Iterable[Any] = ()) -> None:
         """Hold ``node`` and the ``next_nodes`` it leads to (None entries skipped)."""
-        if self._owner == threading.get_ident():
+        if self._lock._is_owned():  # a helper called while this thread frees a Node
             self._waiting.append((node, tuple(next_nodes)))  # done before the lock is released
             return
         with self._lock:
-            self._owner = threading.get_ident()
-            try:
-                self._hold(node, next_nodes)
-                self._hold_waiting()
-            finally:
-                self._owner = None
+            self._hold(node, next_nodes)
+            self._hold_waiting()
 
     def let_go(self) -> None:
         """Let go of every held Node that nothing else holds, top first, one at a time."""
-        if not self._lock.acquire(blocking=False):
-            return  # busy in another thread, or in this one (a collection inside `hold`)
-        self._owner = threading.get_ident()
-        try:
-            ready = [key for key in self._tops if self._alone_held(key)]
-            while ready:
-                key = ready.pop()
-                if not self._alone_held(key):
-                    continue  # a helper called while a Node was freed looked at it again
-                self._tops.discard(key)
-                del self._led_from[key]
-                leads_to = self._leads_to.pop(key)
-                for child in leads_to:
-                    self._led_from[child] -= 1
-                    if self._led_from[child] == 0:
-                        self._tops.add(child)
-                del self._nodes[key]  # frees the Node; its next Nodes are still held
-                self._hold_waiting()
-                ready.extend(child for child in leads_to if self._alone_held(child))
-        finally:
-            self._owner = None
-            self._lock.release()
+        if self._lock._is_owned():
+            return  # a helper called while this thread frees a Node: the freeing goes on after
+        with self._lock:  # another thread's helper holding Nodes: a moment's wait
+            self._let_go_alone_held()
+
+    def _let_go_alone_held(self) -> None:
+        ready = [key for key in self._tops if self._alone_held(key)]
+        while ready:
+            key = ready.pop()
+            if not self._alone_held(key):
+                continue  # a helper called while a Node was freed looked at it again
+            # In this order, so that a KeyboardInterrupt between two lines leaves at worst a Node
+            # held for good or the table entries of one no longer held, never a Node freed
+            # inside another nor a held one missing from a table.
+            self._tops.discard(key)
+            leads_to = self._leads_to[key]
+            for child in leads_to:
+                self._led_from[child] -= 1
+                if self._led_from[child] == 0:
+                    self._tops.add(child)
+            del self._nodes[key]  # frees the Node; its next Nodes are still held
+            del self._leads_to[key], self._led_from[key]
+            self._hold_waiting()
+            ready.extend(child for child in leads_to if self._alone_held(child))
 
     def _hold(self, node: Any, next_nodes: Iterable[Any]) -> None:
         parent = None if _made_by_python(node) else self._held_key(node)
@@ -123,18 +128,12 @@ class _NodeKeeper:
     def _held_key(self, node: Any) -> int:
         key = id(node)
         if key not in self._nodes:
-            self._nodes[key] = node
+            # In this order, for the same reason as in `_let_go_alone_held`.
             self._leads_to[key] = ()
             self._led_from[key] = 0
+            self._nodes[key] = node
             self._tops.add(key)
         return key
-
-    def _around_collection(self, phase: str, info: dict) -> None:
-        # Before the collection, so that a cycle the released Nodes kept alive (a custom
-        # Function's ctx that keeps its own output) is collected by this very collection; after
-        # it, for what the collection freed.
-        if self._tops:
-            self.let_go()
 
 
 _KEEPER = _NodeKeeper()
@@ -148,8 +147,8 @@ def hold(node: Any, next_nodes: Iterable[Any] = ()) -> None:
 
 
 def let_go() -> None:
-    """Free now the held Nodes whose graphs have let go of them (also done after every garbage
-    collection): a helper calls it before it walks a graph, so that what it holds stays small."""
+    """Free now the held Nodes whose graphs have let go of them: a helper calls it before it walks
+    a graph, so that what it holds stays small."""
     _KEEPER.let_go()
 
 

@@ -16,7 +16,7 @@ import pytest
 import torch
 from deep_graphs import let_go_after
 
-from helpers import _graphviz, graph
+from helpers import _graphviz, _seen_nodes, graph
 from helpers._graph_model import LEAF, OP, OUTPUT, SAVED, SUMMARY, TENSOR, format_number
 from helpers.graph import GraphvizNotFound, build, draw, to_dot
 from tools.make_images import relu_example
@@ -694,21 +694,31 @@ def test_to_dot_and_drawing_say_what_they_take():
 # Run as a notebook cell runs: at module level, where the variables are the namespace's globals.
 # (Inside a function, CPython before 3.13 keeps a snapshot of the function's locals in its frame
 # once anything reads them, until the function returns or reads them again.)
+# The Nodes a helper saw are let go of at the start of the next helper call (helpers._seen_nodes:
+# never from a garbage collection, where an Interrupt kernel would be lost): let_go() stands for it.
 NOTEBOOK_CELL = """
 b, w, x, u, v, a = relu_example()
 refs = [weakref.ref(t) for t in (b, w, x, u, v, a)]
 kept = {keep}(a, show_saved=True)
 del b, w, x, u, v, a
+let_go()
 gc.collect()
 alive_with_it = [ref() is not None for ref in refs]
 del kept
+let_go()
 gc.collect()
 alive_without_it = [ref() is not None for ref in refs]
 """
 
 
 def run_cell(keep: str) -> dict:
-    namespace = {"relu_example": relu_example, "weakref": weakref, "gc": gc, keep: globals()[keep]}
+    namespace = {
+        "relu_example": relu_example,
+        "weakref": weakref,
+        "gc": gc,
+        "let_go": _seen_nodes.let_go,
+        keep: globals()[keep],
+    }
     exec(NOTEBOOK_CELL.format(keep=keep), namespace)
     return namespace
 

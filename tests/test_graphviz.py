@@ -244,7 +244,21 @@ print(children)
 """
 
 
-def run_in(client, code: str, timeout: float = 60) -> dict:
+# The kernel helpers below serve tests/test_interrupt.py and benchmarks/bench_interrupt.py too.
+# Every reply is matched to its request by msg_id: a busy machine leaves others queued (the extra
+# kernel_info replies of wait_for_ready, the reply to a request that was aborted).
+
+
+def reply_to(client: Any, message_id: str, timeout: float = 60) -> dict:
+    """The shell reply to request ``message_id``; replies to other requests are passed over."""
+    deadline = time.monotonic() + timeout
+    while True:
+        reply = client.get_shell_msg(timeout=max(deadline - time.monotonic(), 0.01))
+        if reply["parent_header"].get("msg_id") == message_id:
+            return reply
+
+
+def run_in(client: Any, code: str, timeout: float = 60) -> dict:
     """Execute ``code``; return the reply and what it printed."""
     message_id = client.execute(code)
     printed = []
@@ -256,7 +270,7 @@ def run_in(client, code: str, timeout: float = 60) -> dict:
             printed.append(message["content"]["text"])
         if message["msg_type"] == "status" and message["content"]["execution_state"] == "idle":
             break
-    reply = client.get_shell_msg(timeout=timeout)
+    reply = reply_to(client, message_id, timeout)
     return {
         "status": reply["content"]["status"],
         "ename": reply["content"].get("ename"),
@@ -265,9 +279,8 @@ def run_in(client, code: str, timeout: float = 60) -> dict:
 
 
 @contextmanager
-def kernel_with_a_slow_drawing() -> Iterator[tuple[Any, Any]]:
-    """A real kernel (its manager and client) holding ``drawing``, DOT that takes Graphviz about a
-    minute, and ``kept_before = 42``; shut down afterwards. benchmarks/bench_interrupt.py too."""
+def kernel_running(setup: str) -> Iterator[tuple[Any, Any]]:
+    """A real kernel (its manager and client) that has run ``setup``; shut down afterwards."""
     import jupyter_client
 
     manager = jupyter_client.KernelManager(kernel_name="python3")
@@ -276,24 +289,35 @@ def kernel_with_a_slow_drawing() -> Iterator[tuple[Any, Any]]:
     client.start_channels()
     try:
         client.wait_for_ready(timeout=60)
-        assert run_in(client, KERNEL_SETUP)["status"] == "ok"
+        ran = run_in(client, setup, timeout=120)
+        assert ran["status"] == "ok", ran
         yield manager, client
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
 
 
-def interrupt_a_render(manager: Any, client: Any) -> tuple[dict, float]:
-    """Start ``drawing.svg()``, Interrupt kernel two seconds in: the cell's reply, and the seconds
+def kernel_with_a_slow_drawing() -> Any:
+    """A real kernel (its manager and client) holding ``drawing``, DOT that takes Graphviz about a
+    minute, and ``kept_before = 42``; shut down afterwards. benchmarks/bench_interrupt.py too."""
+    return kernel_running(KERNEL_SETUP)
+
+
+def interrupt_a_cell(manager: Any, client: Any, code: str, after: float) -> tuple[dict, float]:
+    """Execute ``code``, Interrupt kernel ``after`` seconds: the cell's reply, and the seconds
     from the interrupt to it."""
-    message_id = client.execute("drawing.svg()")
-    time.sleep(2)  # the layout is well under way in the child process
+    message_id = client.execute(code)
+    time.sleep(after)
     interrupted = time.monotonic()
     manager.interrupt_kernel()
-    reply = client.get_shell_msg(timeout=30)
-    seconds = time.monotonic() - interrupted
-    assert reply["parent_header"]["msg_id"] == message_id
-    return reply, seconds
+    reply = reply_to(client, message_id, timeout=30)
+    return reply, time.monotonic() - interrupted
+
+
+def interrupt_a_render(manager: Any, client: Any) -> tuple[dict, float]:
+    """Start ``drawing.svg()``, Interrupt kernel two seconds in (the layout is well under way in
+    the child process): the cell's reply, and the seconds from the interrupt to it."""
+    return interrupt_a_cell(manager, client, "drawing.svg()", after=2)
 
 
 def wait_until_it_runs_cells(client: Any) -> None:

@@ -617,16 +617,19 @@ def test_grad_refuses_a_function_that_wants_none_where_nothing_arrived():
         grad(y, a)
 
 
+class Noisy(torch.autograd.Function):
+    """A backward that adds a little noise: two runs on the same gradient differ."""
+
+    @staticmethod
+    def forward(ctx, x):
+        return x * 1
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output + torch.rand(grad_output.shape) * 1e-3
+
+
 def test_grad_refuses_a_node_whose_backward_is_not_deterministic():
-    class Noisy(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 1
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            return grad_output + torch.rand(grad_output.shape) * 1e-3
-
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     with pytest.raises(
         CannotMatchPyTorch, match=r"NoisyBackward gave different bits .*deterministic"

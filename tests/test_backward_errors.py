@@ -12,6 +12,7 @@ import threading
 import pytest
 import torch
 from speaks import assert_speaks_chinese
+from test_backward import Noisy
 from torch import nn
 from torch.utils.checkpoint import checkpoint
 
@@ -348,16 +349,6 @@ def test_a_legacy_module_hook_is_named_with_the_hook_to_use_instead():
         code="register_full_backward_hook",
     )
     assert "grad_fn.register_hook" not in said  # not blamed on a hook the learner never wrote
-
-
-class Noisy(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        return x * 1
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output + torch.rand(grad_output.shape) * 1e-3
 
 
 @pytest.fixture

@@ -10,6 +10,7 @@ wording itself is specified by tests/test_backward.py and tests/test_backward_vi
 import pytest
 import torch
 from speaks import assert_speaks_chinese
+from test_backward import BlocksItsInput, LeavesNoneAsNone, Noisy
 from torch import nn
 from torch.utils.checkpoint import checkpoint
 
@@ -265,29 +266,6 @@ def test_a_node_post_hook_that_changed_what_it_sent_is_suspected_in_chinese():
     assert_each_language(lambda: grad(y, a), CannotMatchPyTorch, "grad_fn.register_hook")
 
 
-class BlocksItsInput(torch.autograd.Function):
-    """Sends None back: the Function before it receives nothing."""
-
-    @staticmethod
-    def forward(ctx, x):
-        return x * 1
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return None
-
-
-class LeavesNoneAsNone(torch.autograd.Function):
-    @staticmethod
-    def forward(ctx, x):
-        ctx.set_materialize_grads(False)
-        return x * 1
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output
-
-
 def test_a_function_that_wants_none_where_nothing_arrived_is_explained_in_chinese():
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     y = BlocksItsInput.apply(LeavesNoneAsNone.apply(a * 3)).sum()
@@ -368,15 +346,6 @@ def test_sparse_gradients_summed_in_pytorchs_order_are_explained_in_chinese():
 
 
 def test_a_backward_that_is_not_deterministic_is_explained_in_chinese():
-    class Noisy(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            return x * 1
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            return grad_output + torch.rand(grad_output.shape) * 1e-3
-
     a = torch.tensor([1.0, 2.0], requires_grad=True)
     y = Noisy.apply(a).sum()
     assert_each_language(

@@ -9,33 +9,6 @@ import torch
 from helpers.device import describe_device, pick_device
 
 
-@pytest.fixture
-def fake_gpus(monkeypatch):
-    """Pretend which GPUs exist; returns a function taking cuda=..., mps=..."""
-
-    def pretend(*, cuda: bool, mps: bool, cuda_count: int = 2) -> None:
-        monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda)
-        monkeypatch.setattr(torch.cuda, "device_count", lambda: cuda_count if cuda else 0)
-        monkeypatch.setattr(torch.backends.mps, "is_available", lambda: mps)
-
-    return pretend
-
-
-@pytest.fixture
-def gpu_names(monkeypatch):
-    """Fake torch.cuda.get_device_name; returns the list of devices it was asked about."""
-    asked = []
-
-    def get_device_name(device=None):
-        asked.append(device)
-        return (
-            "NVIDIA Fake A100" if device is None or device.index in (None, 0) else "NVIDIA Fake T4"
-        )
-
-    monkeypatch.setattr(torch.cuda, "get_device_name", get_device_name)
-    return asked
-
-
 def test_picks_cuda_when_a_cuda_gpu_is_available(fake_gpus):
     fake_gpus(cuda=True, mps=False)
     assert pick_device() == torch.device("cuda")

@@ -18,31 +18,6 @@ def english_after_each_test():
     assert get_language() == "en", "a test left the helpers speaking another language"
 
 
-@pytest.fixture
-def fake_gpus(monkeypatch):
-    """Pretend which GPUs exist; returns a function taking cuda=..., mps=..., cuda_count=..."""
-
-    def pretend(*, cuda: bool, mps: bool, cuda_count: int = 2) -> None:
-        monkeypatch.setattr(torch.cuda, "is_available", lambda: cuda)
-        monkeypatch.setattr(torch.cuda, "device_count", lambda: cuda_count if cuda else 0)
-        monkeypatch.setattr(torch.backends.mps, "is_available", lambda: mps)
-
-    return pretend
-
-
-@pytest.fixture
-def gpu_names(monkeypatch):
-    """Fake torch.cuda.get_device_name; returns the list of devices it was asked about."""
-    asked = []
-
-    def get_device_name(device=None):
-        asked.append(device)
-        return "NVIDIA Fake T4" if device is not None and device.index == 1 else "NVIDIA Fake A100"
-
-    monkeypatch.setattr(torch.cuda, "get_device_name", get_device_name)
-    return asked
-
-
 def refused_in_chinese(error, device):
     """The text of the ``error`` that describe_device(device) raises in Chinese."""
     with speaking("zh"), pytest.raises(error) as refused:

@@ -631,7 +631,7 @@ class _Watch:
 
     def _kept_once(self, g: torch.Tensor) -> torch.Tensor | GradientSummary:
         if self._keep_whole or _kept_whole(g):
-            return g.detach().clone()  # as `_copies` copies
+            return _kept_gradient(g, keep_whole=True)
         # One tensor, unchanged, is often recorded several times (AddBackward0 sends on what it
         # received, and the next node receives that): summarised once. A live weak reference
         # and an unmoved version counter make sure it is the same tensor with the same numbers.

@@ -1151,16 +1151,19 @@ def test_grad_refuses_an_input_that_is_not_a_tensor():
         grad(output, [w, [1.0]])
 
 
+class Forgetful(torch.autograd.Function):
+    """A custom Function whose backward forgets the gradient of its second argument."""
+
+    @staticmethod
+    def forward(ctx, x, y):
+        return x * y
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        return grad_output
+
+
 def test_grad_reports_a_custom_backward_returning_too_few_gradients():
-    class Forgetful(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x, y):
-            return x * y
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            return grad_output
-
     x = torch.tensor(2.0, requires_grad=True)
     output = Forgetful.apply(x, torch.tensor(3.0))
     with pytest.raises(RuntimeError, match="incorrect number of gradients.*one gradient per arg"):

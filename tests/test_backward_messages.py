@@ -10,7 +10,7 @@ wording itself is specified by tests/test_backward.py and tests/test_backward_vi
 import pytest
 import torch
 from speaks import assert_speaks_chinese
-from test_backward import BlocksItsInput, LeavesNoneAsNone, Noisy
+from test_backward import BlocksItsInput, Forgetful, LeavesNoneAsNone, Noisy
 from torch import nn
 from torch.utils.checkpoint import checkpoint
 
@@ -150,18 +150,6 @@ def test_a_reentrant_checkpoint_is_refused_in_chinese():
     x = torch.randn(2, 3, requires_grad=True)
     y = checkpoint(lin, x, use_reentrant=True).sum()
     assert_each_language(lambda: grad(y, x), RuntimeError, "use_reentrant=False")
-
-
-class Forgetful(torch.autograd.Function):
-    """A custom Function whose backward forgets the gradient of its second argument."""
-
-    @staticmethod
-    def forward(ctx, x, y):
-        return x * y
-
-    @staticmethod
-    def backward(ctx, grad_output):
-        return grad_output
 
 
 def test_a_custom_backward_returning_too_few_gradients_is_refused_in_chinese():

@@ -51,7 +51,18 @@ from helpers._graph_model import describe, gradient_edge, walk, why_nodes_safe_t
 from helpers.graph import NODES_SAFE_TO_SEE, named_tensors, resolve_names
 from helpers.language import Catalogue
 
-__all__ = ["CannotMatchPyTorch", "GradientSummary", "Step", "Trace", "TracedValue", "trace", "grad"]
+__all__ = [
+    "CannotMatchPyTorch",
+    "Comparison",
+    "GradientCheck",
+    "GradientSummary",
+    "Step",
+    "Trace",
+    "TracedValue",
+    "compare",
+    "grad",
+    "trace",
+]
 
 Gradients = tuple[torch.Tensor | None, ...]
 
@@ -1864,3 +1875,7 @@ _TEXTS = {
     "name separator": {"en": ", ", "zh": "、"},
 }
 MESSAGES = Catalogue("helpers.backward", _TEXTS)
+
+
+# compare, your backward pass against autograd's, lives in its own module; it is part of this one.
+from helpers._compare import Comparison, GradientCheck, compare  # noqa: E402

@@ -338,7 +338,9 @@ def test_interrupt_kernel_stops_a_long_render_and_the_kernel_keeps_its_variables
         assert reply["content"]["status"] == "error"
         assert reply["content"]["ename"] == "KeyboardInterrupt"
         assert reply["content"]["evalue"] == _graphviz.INTERRUPTED["en"]
-        assert stopped_after < 2
+        # Stopped, not finished: the layout takes about a minute. The bound leaves room for a
+        # machine whose cores are all busy (2.1 s was seen with both of two cores taken).
+        assert stopped_after < 15
         wait_until_it_runs_cells(client)
         after = run_in(client, "print(kept_before)")
         assert after["status"] == "ok" and after["printed"].strip() == "42"

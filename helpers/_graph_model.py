@@ -244,6 +244,8 @@ class Graph:
     # Nodes found but not walked through, in a graph of more than NODES_SAFE_TO_SEE Nodes: the
     # walk stopped, and more may lie beyond. Neither drawn nor in hidden; counted in total_nodes.
     found_beyond: int = 0
+    # Frames round the boxes of each module drawn whole (helpers._graph_modules.Frame).
+    frames: list[Any] = field(default_factory=list)
 
     @property
     def walked_all(self) -> bool:

@@ -1,0 +1,440 @@
+"""The boxes of a picture grouped by the module of your model that made them, and folded.
+
+After ``with recording(model):`` (`helpers._recording`) every autograd Node made in the block knows
+its module. This module reads that off the boxes of a `Graph` and
+
+- **frames** each module that is drawn whole: a labelled frame round its boxes, frames inside
+  frames as the modules nest (``transformer`` > ``h.3`` > ``attn``);
+- **folds** a module into one box: its name and type, the numbers in its parameters, and after
+  ``backward()`` the sum of its parameters' gradient norms; arrows into it and out of it are the
+  module's inputs and outputs;
+- folds a **run of repeated siblings** (``h.1`` to ``h.10``, each built like ``h.0``) into one
+  box, keeping the first and the last of the run as they are;
+- chooses the **folding of a big picture** by default: modules are unfolded a level at a time,
+  from the model down, while the picture keeps to about `MOST_BOXES` boxes; ``expand=`` names
+  modules drawn whole inside the rest.
+
+Like `helpers._graph_layout` it works on the model only (boxes, arrows, their ids); what a box
+says comes from `CAPTIONS`, and `helpers.graph` draws frames and module boxes.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field, replace
+
+import torch
+
+from helpers._graph_model import (
+    OP,
+    SUMMARY,
+    TENSOR_KINDS,
+    Graph,
+    GraphEdge,
+    GraphNode,
+    format_number,
+)
+from helpers._recording import MADE_BY, MadeBy
+from helpers.language import Catalogue
+
+MODULE = "module"  # a folded module (or run of repeated modules): one box
+
+# The default picture of a recorded graph keeps to about this many boxes: a screen or two.
+MOST_BOXES = 60
+# Siblings built alike fold into one box from this many on: the first and the last stay as they
+# are, and at least two between them become one box (h.1 to h.10 of twelve blocks).
+SHORTEST_RUN = 4
+# Containers hold modules and run nothing of their own: folding one says nothing, so they are
+# unfolded with the level above them.
+CONTAINERS = ("ModuleList", "ModuleDict", "Sequential", "ParameterList", "ParameterDict")
+
+
+@dataclass(frozen=True)
+class Frame:
+    """A module drawn whole: a labelled frame round its ``boxes`` (their ids), inside the frame
+    of ``parent`` (a module path, or None at the top)."""
+
+    path: str
+    label: str
+    boxes: tuple[str, ...]
+    parent: str | None
+
+
+@dataclass
+class Modules:
+    """The modules behind a graph's boxes: each box's module path (None: no module made it) and
+    each module's type name, as the recording wrote them."""
+
+    of_box: dict[str, str | None]
+    types: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def recorded(self) -> bool:
+        return any(path is not None for path in self.of_box.values())
+
+    def inside(self, box: str, path: str) -> bool:
+        """Is ``box`` made by module ``path`` or by a module inside it?"""
+        own = self.of_box.get(box)
+        return own is not None and (path == "" or own == path or own.startswith(path + "."))
+
+    def children(self, path: str) -> list[str]:
+        """The modules directly inside ``path`` that made a box, in the order of the model."""
+        found = {}
+        for own in self.of_box.values():
+            if own is None or own == path or not (path == "" or own.startswith(path + ".")):
+                continue
+            rest = own[len(path) + 1 :] if path else own
+            found.setdefault(_joined(path, rest.split(".")[0]), None)
+        return sorted(found, key=_natural)
+
+    def label(self, path: str) -> str:
+        name = path or say("the model")
+        kind = self.types.get(path)
+        return f"{name} · {kind}" if kind else name
+
+
+def modules_of(graph: Graph) -> Modules:
+    """Read which module made each box of ``graph`` (op and leaf boxes from their Node; a
+    tensor's box and a saved tensor's from the op that computed or saved it)."""
+    of_box: dict[str, str | None] = {}
+    types: dict[str, str] = {}
+    for node in graph.nodes:
+        made = _made_by(node.fn)
+        if made is not None:
+            of_box[node.id] = made.module
+            for path, kind in made.along_path():
+                types.setdefault(path, kind)
+    for node in graph.nodes:
+        if node.same_as is not None:
+            of_box[node.id] = of_box.get(node.same_as)
+    for edge in graph.edges:  # a tensor's box comes after its op; a saved box feeds its op
+        if edge.kind == "output":
+            of_box.setdefault(edge.target, of_box.get(edge.source))
+        elif edge.kind == "saved":
+            of_box.setdefault(edge.source, of_box.get(edge.target))
+    for node in graph.nodes:
+        of_box.setdefault(node.id, None)
+    return Modules(of_box, types)
+
+
+def _made_by(fn: object) -> MadeBy | None:
+    metadata = getattr(fn, "metadata", None)
+    return metadata.get(MADE_BY) if isinstance(metadata, dict) else None
+
+
+# --- choosing what to fold ---------------------------------------------------------------------
+
+
+def default_folding(graph: Graph, modules: Modules, expand: Collection[str] = ()) -> set[str]:
+    """The modules to fold so that the picture keeps to about `MOST_BOXES` boxes.
+
+    Level by level from the model down: every folded module is unfolded into its children while
+    the whole picture, repeated siblings folded, still keeps to `MOST_BOXES`. A graph that fits
+    unfolded is drawn whole. The modules in ``expand`` are drawn whole, and so is everything
+    inside them; the modules around them are unfolded down to them.
+    """
+    if not modules.recorded:
+        return set()
+    expand = set(expand)
+    if count_boxes(graph, modules, set(), expand) <= MOST_BOXES:
+        return set()
+    folded = _settled(modules, {""}, expand)
+    while True:
+        deeper = _settled(modules, _one_level_down(modules, folded), expand)
+        if deeper == folded or count_boxes(graph, modules, deeper, expand) > MOST_BOXES:
+            return folded
+        folded = deeper
+
+
+def _one_level_down(modules: Modules, folded: set[str]) -> set[str]:
+    deeper = set()
+    for path in folded:
+        deeper.update(modules.children(path) or [path])
+    return deeper
+
+
+def _settled(modules: Modules, folded: set[str], expand: set[str]) -> set[str]:
+    """``folded`` with containers (a ModuleList of blocks: folded, they say nothing) and the
+    modules around an expanded one replaced by their children, and nothing inside an expanded
+    module folded."""
+    around = _with_ancestors(expand)
+    result = set(folded)
+    while True:
+        opened = {
+            path
+            for path in result
+            if path in around or (modules.types.get(path) in CONTAINERS and modules.children(path))
+        }
+        if not opened:
+            return {path for path in result if not _inside_any(path, expand)}
+        result -= opened
+        for path in opened:
+            result.update(modules.children(path))
+
+
+def _with_ancestors(paths: Iterable[str]) -> set[str]:
+    found = set()
+    for path in paths:
+        found.update(_ancestors_of(path))
+    return found
+
+
+def _inside_any(path: str, paths: Iterable[str]) -> bool:
+    return any(path == p or p == "" or path.startswith(p + ".") for p in paths)
+
+
+def count_boxes(
+    graph: Graph, modules: Modules, folded: set[str], kept_whole: Collection[str] = ()
+) -> int:
+    """How many boxes the picture has with ``folded`` folded and repeated siblings merged."""
+    inside = _folded_box_of(graph, modules, folded)
+    runs = _runs(graph, modules, folded, kept_whole)
+    merged = sum(len(run) - 3 for run in runs)  # a run of n keeps its ends and one box between
+    loose = sum(1 for node in graph.nodes if node.id not in inside)
+    return loose + len(folded & set(inside.values())) - merged
+
+
+def _folded_box_of(graph: Graph, modules: Modules, folded: set[str]) -> dict[str, str]:
+    """Each box inside a folded module, mapped to that module's path."""
+    found = {}
+    for node in graph.nodes:
+        own = modules.of_box.get(node.id)
+        if own is None or node.kind == SUMMARY:
+            continue
+        for path in _ancestors_of(own):
+            if path in folded:
+                found[node.id] = path
+                break
+    return found
+
+
+def _ancestors_of(path: str) -> list[str]:
+    """``path`` and the modules around it, outermost first: "", "a", "a.b"."""
+    parts = path.split(".") if path else []
+    return [".".join(parts[:depth]) for depth in range(len(parts) + 1)]
+
+
+# --- repeated siblings -------------------------------------------------------------------------
+
+
+def _runs(
+    graph: Graph, modules: Modules, folded: set[str], kept_whole: Collection[str] = ()
+) -> list[list[str]]:
+    """Runs of `SHORTEST_RUN` or more folded siblings numbered one after the other (h.1, h.2,
+    ...) and built alike; a module kept whole breaks a run."""
+    by_parent: dict[str, list[str]] = defaultdict(list)
+    for path in folded:
+        parent, _, last = path.rpartition(".")
+        if last.isdigit() and path not in kept_whole:
+            by_parent[parent].append(path)
+    signature = _signatures(graph, modules, folded)
+    runs = []
+    for siblings in by_parent.values():
+        siblings.sort(key=_natural)
+        run: list[str] = []
+        for path in siblings:
+            follows = run and _index(path) == _index(run[-1]) + 1
+            if follows and signature[path] == signature[run[0]]:
+                run.append(path)
+                continue
+            if len(run) >= SHORTEST_RUN:
+                runs.append(run)
+            run = [path]
+        if len(run) >= SHORTEST_RUN:
+            runs.append(run)
+    return runs
+
+
+def _signatures(graph: Graph, modules: Modules, folded: set[str]) -> dict[str, tuple]:
+    """What a folded module is built of, to tell modules built alike: the ops it ran and the
+    shapes of its parameters, counted."""
+    parts: dict[str, Counter] = defaultdict(Counter)
+    inside = _folded_box_of(graph, modules, folded)
+    for node in graph.nodes:
+        path = inside.get(node.id)
+        if path is None or node.same_as is not None:
+            continue
+        inner = modules.of_box[node.id][len(path) :]  # where inside it, to tell q from v
+        parts[path][(node.kind, node.title if node.kind == OP else node.value, inner)] += 1
+    return {path: tuple(sorted(parts[path].items())) for path in folded}
+
+
+def _index(path: str) -> int:
+    return int(path.rpartition(".")[2])
+
+
+def _natural(path: str) -> list:
+    """h.2 before h.10: numbers compared as numbers."""
+    return [(0, int(p), "") if p.isdigit() else (1, 0, p) for p in path.split(".")]
+
+
+def _joined(parent: str, child: str) -> str:
+    return f"{parent}.{child}" if parent else child
+
+
+# --- the folded picture ------------------------------------------------------------------------
+
+
+def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[str] = ()) -> Graph:
+    """``graph`` with each module in ``folded`` drawn as one box, and runs of repeated siblings
+    as one box between the first and the last; frames round the modules drawn whole.
+
+    A folded box's arrows are the module's inputs and outputs: every arrow from outside to a box
+    inside comes to the folded box (once per box it comes from), every arrow from inside to
+    outside leaves it, and arrows inside it are gone.
+    """
+    inside = _folded_box_of(graph, modules, folded)
+    runs = _runs(graph, modules, folded, expand)
+    middle_of = {path: run for run in runs for path in run[1:-1]}
+    boxes: list[GraphNode] = []
+    box_of_module: dict[str, str] = {}
+    members: dict[str, list[GraphNode]] = defaultdict(list)
+    for node in graph.nodes:
+        if node.id in inside:
+            members[inside[node.id]].append(node)
+    for node in graph.nodes:
+        path = inside.get(node.id)
+        if path is None:
+            boxes.append(node)
+            continue
+        group = middle_of.get(path)
+        key = group[1] if group else path
+        if key in box_of_module:
+            continue
+        box_id = f"m{len(box_of_module)}"
+        box_of_module[key] = box_id
+        if group:
+            middle = group[1:-1]
+            nodes = [n for p in middle for n in members[p]]
+            boxes.append(_run_box(box_id, middle, group[0], nodes, modules))
+        else:
+            boxes.append(_module_box(box_id, path, members[path], modules))
+    rep = {}
+    for box, path in inside.items():
+        group = middle_of.get(path)
+        rep[box] = box_of_module[group[1] if group else path]
+    edges = _folded_edges(graph.edges, rep)
+    kept = {node.id for node in boxes}
+    frames = _frames(graph, modules, kept)
+    return replace(graph, nodes=boxes, edges=edges, frames=frames)
+
+
+def _folded_edges(edges: list[GraphEdge], rep: dict[str, str]) -> list[GraphEdge]:
+    result, seen = [], set()
+    for edge in edges:
+        source, target = rep.get(edge.source, edge.source), rep.get(edge.target, edge.target)
+        if source == target:
+            continue  # inside one folded box
+        into_fold = target != edge.target
+        slot = None if into_fold else edge.slot
+        key = (source, target, slot, edge.kind)
+        if key in seen:
+            continue
+        seen.add(key)
+        folded = source != edge.source or into_fold
+        autograd_edge = None if folded else edge.autograd_edge
+        kind = "input" if edge.kind in ("output", "saved") and folded else edge.kind
+        result.append(replace(edge, source=source, target=target, slot=slot, kind=kind,
+                              autograd_edge=autograd_edge))  # fmt: skip
+    return result
+
+
+def _module_box(box_id: str, path: str, nodes: list[GraphNode], modules: Modules) -> GraphNode:
+    parameters, grad_norm = _parameters(nodes)
+    return GraphNode(
+        box_id,
+        MODULE,
+        modules.label(path),
+        value=say("parameters", count=format_count(parameters)) if parameters else "",
+        grad=None if grad_norm is None else say("grad norms", norm=format_number(grad_norm)),
+        tooltip=say("folded module", path=path or say("the model")),
+    )
+
+
+def _run_box(
+    box_id: str, paths: list[str], like: str, nodes: list[GraphNode], modules: Modules
+) -> GraphNode:
+    first, last = paths[0], paths[-1]
+    title = f"{_tail(first)}–{_tail(last)}"
+    parameters, grad_norm = _parameters(nodes)
+    notes = [say("blocks like", count=len(paths), like=_tail(like))]
+    return GraphNode(
+        box_id,
+        MODULE,
+        title,
+        value=say("parameters", count=format_count(parameters)) if parameters else "",
+        grad=None if grad_norm is None else say("grad norms", norm=format_number(grad_norm)),
+        notes=notes,
+        tooltip=say("folded run", first=first, last=last),
+    )
+
+
+def _tail(path: str) -> str:
+    """The last two parts of a path, "h.3" of "transformer.h.3": enough to say which block."""
+    return ".".join(path.split(".")[-2:])
+
+
+def _parameters(nodes: list[GraphNode]) -> tuple[int, float | None]:
+    """The numbers in the parameters among ``nodes`` (leaf boxes), and the sum of their
+    gradients' norms (None while none has a gradient)."""
+    count, norm, any_grad = 0, 0.0, False
+    for node in nodes:
+        leaf = getattr(node.fn, "variable", None)
+        if not isinstance(leaf, torch.Tensor) or node.same_as is not None:
+            continue
+        count += leaf.numel()
+        if leaf.grad is not None:
+            any_grad = True
+            norm += float(torch.linalg.vector_norm(leaf.grad.detach().float()))
+    return count, (norm if any_grad else None)
+
+
+def _frames(graph: Graph, modules: Modules, kept: set[str]) -> list[Frame]:
+    """A frame for each module with boxes drawn whole: its own boxes (those it made itself),
+    inside the frame of its nearest module that has a frame too."""
+    own: dict[str, list[str]] = defaultdict(list)
+    for node in graph.nodes:
+        path = modules.of_box.get(node.id)
+        if node.id in kept and path is not None and node.kind in (*TENSOR_KINDS, OP):
+            own[path].append(node.id)
+    framed = set()
+    for path in own:
+        framed.update(_ancestors_of(path))
+    frames = []
+    for path in sorted(framed, key=_natural):
+        if path == "" and not own.get(""):
+            continue  # the model's frame would only frame everything
+        ancestors = [p for p in _ancestors_of(path)[:-1] if p in framed and (p or own.get(""))]
+        parent = ancestors[-1] if ancestors else None
+        frames.append(Frame(path, modules.label(path), tuple(own.get(path, ())), parent))
+    return frames
+
+
+def format_count(count: int) -> str:
+    """1234 → 1,234; 7087872 → 7.09M: the size of a module's parameters at a glance."""
+    if count < 100_000:
+        return f"{count:,}"
+    exponent = min(int(math.log10(count)) // 3, 3)
+    unit = " kMB"[exponent]
+    return f"{count / 1000**exponent:.3g}{unit}"
+
+
+# What a folded box and a frame say, in each language the helpers speak.
+_TEXTS = {
+    "the model": {"en": "the model", "zh": "整个模型"},
+    "parameters": {"en": "{count} parameters", "zh": "{count} 个参数"},
+    "grad norms": {"en": "norms add up to {norm}", "zh": "范数之和 {norm}"},
+    "blocks like": {"en": "{count} blocks like {like}", "zh": "{count} 个与 {like} 相同的块"},
+    "folded module": {
+        "en": "{path}, folded: draw(..., expand='{path}') draws it whole",
+        "zh": "{path}（已折叠）：draw(..., expand='{path}') 可以把它完整画出",
+    },
+    "folded run": {
+        "en": "{first} to {last}, folded: each is built like the box before them",
+        "zh": "{first} 到 {last}（已折叠）：每一个的结构都与它们前面那个框相同",
+    },
+}
+MESSAGES = Catalogue("helpers.graph.modules", _TEXTS)
+say = MESSAGES.say

@@ -1,0 +1,224 @@
+"""Specification: a recorded graph's boxes are grouped by the module that made them, folded into a
+box per module, and repeated blocks into one box; the default picture of a big one is folded to
+fit, and expand= draws a module whole inside the rest.
+"""
+
+import pytest
+import torch
+from torch import nn
+
+from helpers._graph_model import OP, build_graph
+from helpers._graph_modules import (
+    MODULE,
+    MOST_BOXES,
+    count_boxes,
+    default_folding,
+    fold,
+    format_count,
+    modules_of,
+)
+from helpers._recording import recording
+from helpers.language import speaking
+
+
+class Attention(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.qkv = nn.Linear(width, 3 * width)
+        self.out = nn.Linear(width, width)
+
+    def forward(self, x):
+        q, k, v = self.qkv(x).chunk(3, dim=-1)
+        weights = (q @ k.transpose(-2, -1)).softmax(dim=-1)
+        return self.out(weights @ v)
+
+
+class Block(nn.Module):
+    def __init__(self, width):
+        super().__init__()
+        self.norm = nn.LayerNorm(width)
+        self.attention = Attention(width)
+        self.mlp = nn.Sequential(
+            nn.Linear(width, 2 * width), nn.GELU(), nn.Linear(2 * width, width)
+        )
+
+    def forward(self, x):
+        x = x + self.attention(self.norm(x))
+        return x + self.mlp(x)
+
+
+class Model(nn.Module):
+    def __init__(self, blocks=6, width=8):
+        super().__init__()
+        self.embed = nn.Linear(4, width)
+        self.blocks = nn.ModuleList(Block(width) for _ in range(blocks))
+        self.head = nn.Linear(width, 1)
+
+    def forward(self, x):
+        x = self.embed(x)
+        for block in self.blocks:
+            x = block(x)
+        return self.head(x)
+
+
+def recorded(blocks=12, backward=False):
+    torch.manual_seed(0)
+    model = Model(blocks)
+    x = torch.randn(2, 3, 4)
+    with recording(model):
+        loss = model(x).pow(2).mean()
+    if backward:
+        loss.backward(retain_graph=True)
+    graph = build_graph([loss], [("loss", loss)], max_nodes=None)
+    return model, loss, graph, modules_of(graph)
+
+
+def box_titled(graph, title):
+    found = [node for node in graph.nodes if node.title == title]
+    assert len(found) == 1, [node.title for node in graph.nodes]
+    return found[0]
+
+
+def test_every_box_of_the_model_knows_its_module():
+    _, _, graph, modules = recorded(blocks=1)
+    ops = {(node.title, modules.of_box[node.id]) for node in graph.nodes if node.kind == OP}
+    assert ("SoftmaxBackward0", "blocks.0.attention") in ops
+    assert ("AddBackward0", "blocks.0") in ops  # the residual adds, written in Block.forward
+    assert ("NativeLayerNormBackward0", "blocks.0.norm") in ops
+    assert ("GeluBackward0", "blocks.0.mlp.1") in ops
+    assert ("MeanBackward0", None) in ops  # the loss, computed outside the model
+    assert modules.types["blocks.0.attention"] == "Attention"
+
+
+def test_an_unrecorded_graph_is_not_folded():
+    x = torch.randn(3, requires_grad=True)
+    graph = build_graph([(x * 2).sum()], [], max_nodes=None)
+    modules = modules_of(graph)
+    assert not modules.recorded
+    assert default_folding(graph, modules) == set()
+
+
+def test_a_small_recorded_graph_is_drawn_whole_in_frames():
+    _, _, graph, modules = recorded(blocks=1)
+    assert len(graph.nodes) <= MOST_BOXES
+    assert default_folding(graph, modules) == set()
+    framed = fold(graph, modules, set())
+    paths = {frame.path: frame for frame in framed.frames}
+    assert paths["blocks.0.attention"].parent == "blocks.0"
+    assert paths["blocks.0"].parent == "blocks"
+    softmax = box_titled(graph, "SoftmaxBackward0")
+    assert softmax.id in paths["blocks.0.attention"].boxes
+
+
+def test_a_big_recorded_graph_is_folded_to_fit_with_repeated_blocks_as_one_box():
+    _, _, graph, modules = recorded(blocks=12)
+    assert len(graph.nodes) > MOST_BOXES
+    folded_paths = default_folding(graph, modules)
+    folded = fold(graph, modules, folded_paths)
+    assert len(folded.nodes) <= MOST_BOXES
+    assert len(folded.nodes) == count_boxes(graph, modules, folded_paths)
+    titles = [node.title for node in folded.nodes if node.kind == MODULE]
+    assert "blocks.0 · Block" in titles and "blocks.11 · Block" in titles
+    run = box_titled(folded, "blocks.1–blocks.10")
+    assert run.notes == ["10 blocks like blocks.0"]
+
+
+def test_a_folded_box_keeps_the_modules_inputs_and_outputs():
+    _, _, graph, modules = recorded(blocks=6)
+    folded_paths = {"embed", *(f"blocks.{i}" for i in range(6)), "head"}
+    folded = fold(graph, modules, folded_paths)
+    box = {node.id: node for node in folded.nodes}
+
+    def arrows(title):
+        (node,) = [n for n in folded.nodes if n.title == title]
+        ins = {box[e.source].title for e in folded.edges if e.target == node.id}
+        outs = {box[e.target].title for e in folded.edges if e.source == node.id}
+        return ins, outs
+
+    assert arrows("embed · Linear") == (set(), {"blocks.0 · Block"})
+    assert arrows("blocks.0 · Block") == ({"embed · Linear"}, {"blocks.1–blocks.4"})
+    assert arrows("blocks.1–blocks.4") == ({"blocks.0 · Block"}, {"blocks.5 · Block"})
+    assert arrows("blocks.5 · Block")[1] == {"head · Linear"}
+
+
+def test_every_arrow_of_a_folded_picture_stands_for_arrows_of_the_graph():
+    _, _, graph, modules = recorded(blocks=6)
+    folded_paths = default_folding(graph, modules)
+    folded = fold(graph, modules, folded_paths)
+    # Where each box of the graph went: itself, or the folded box holding it.
+    kept = {node.id for node in folded.nodes}
+    members = {}
+    for node in folded.nodes:
+        if node.kind == MODULE:
+            members[node.id] = set()
+    for node in graph.nodes:
+        if node.id in kept:
+            continue
+        own = modules.of_box[node.id]
+        holder = [
+            n.id for n in folded.nodes if n.kind == MODULE and own is not None and _holds(n, own)
+        ]
+        assert len(holder) == 1, (node.title, own)
+        members[holder[0]].add(node.id)
+    where = {box: box for box in kept}
+    where.update({member: holder for holder, boxes in members.items() for member in boxes})
+    crossing = {(where[e.source], where[e.target]) for e in graph.edges}
+    crossing = {pair for pair in crossing if pair[0] != pair[1]}
+    assert crossing == {(e.source, e.target) for e in folded.edges}
+
+
+def _holds(box, path):
+    title = box.title.split(" · ")[0]
+    if "–" in title:
+        first, last = title.split("–")
+        parent, _, start = first.rpartition(".")
+        end = last.rpartition(".")[2]
+        return any(path == f"{parent}.{i}" or path.startswith(f"{parent}.{i}.")
+                   for i in range(int(start), int(end) + 1))  # fmt: skip
+    return path == title or path.startswith(title + ".")
+
+
+def test_expand_draws_one_block_whole_inside_the_rest():
+    _, _, graph, modules = recorded(blocks=6)
+    folded_paths = default_folding(graph, modules, expand={"blocks.3"})
+    assert not any(p == "blocks.3" or p.startswith("blocks.3.") for p in folded_paths)
+    folded = fold(graph, modules, folded_paths, expand={"blocks.3"})
+    inside = [n for n in graph.nodes if modules.inside(n.id, "blocks.3")]
+    kept = {node.id for node in folded.nodes}
+    assert inside and all(node.id in kept for node in inside)
+    titles = {node.title for node in folded.nodes}
+    # blocks.0-2 are too few to fold into one box (three, with the first and last kept)
+    assert {"blocks.0 · Block", "blocks.1 · Block", "blocks.2 · Block"} <= titles
+    assert "blocks.3" in {frame.path for frame in folded.frames}
+
+
+def test_a_folded_module_counts_its_parameters_and_adds_its_gradient_norms():
+    model, _, graph, modules = recorded(blocks=2, backward=True)
+    folded = fold(graph, modules, {"blocks.0", "blocks.1", "embed", "head"})
+    block = box_titled(folded, "blocks.0 · Block")
+    parameters = sum(p.numel() for p in model.blocks[0].parameters())
+    assert block.value == f"{parameters:,} parameters"
+    norms = sum(float(p.grad.norm()) for p in model.blocks[0].parameters())
+    assert block.grad == f"norms add up to {norms:.4g}"
+
+
+def test_before_backward_a_folded_module_shows_no_gradient():
+    _, _, graph, modules = recorded(blocks=2)
+    folded = fold(graph, modules, {"blocks.0"})
+    assert box_titled(folded, "blocks.0 · Block").grad is None
+
+
+@pytest.mark.parametrize(
+    ("count", "text"), [(528, "528"), (99_999, "99,999"), (786_432, "786k"), (7_087_872, "7.09M")]
+)
+def test_parameter_counts_read_at_a_glance(count, text):
+    assert format_count(count) == text
+
+
+def test_folded_boxes_speak_chinese():
+    _, _, graph, modules = recorded()
+    with speaking("zh"):
+        folded = fold(graph, modules, default_folding(graph, modules))
+    run = box_titled(folded, "blocks.1–blocks.10")
+    assert run.notes == ["10 个与 blocks.0 相同的块"]
+    assert any("个参数" in node.value for node in folded.nodes if node.kind == MODULE)

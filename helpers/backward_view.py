@@ -30,7 +30,10 @@ from torch.autograd.graph import Node
 
 from helpers import graph
 from helpers._graph_model import LEAF, SAVED, TENSOR_KINDS, caption, describe, gradient_edge
-from helpers.backward import GradientSummary, Step, Trace, _same_bits, _short_name
+from helpers.backward.engine import _short_name
+from helpers.backward.gradients import GradientSummary, _same_bits
+from helpers.backward.records import Step
+from helpers.backward.tracing import Trace
 from helpers.language import Catalogue
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]

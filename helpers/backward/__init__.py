@@ -24,17 +24,21 @@ A word on names. PyTorch names a Node's gradients from the forward pass's point 
 during backward, and ``grad_inputs`` those with respect to its inputs, which it sends *on* to its
 ``next_functions``. Here they are ``grads_in`` and ``grads_out``: named by the way they travel.
 
-The files of the package, each readable alone; each imports only those above it:
+The files of the package, each readable alone; each imports only files above it in this list:
 
-    messages.py      every text a learner reads (errors, refusals), in English and Chinese
+    messages.py      every text a learner reads, in English and Chinese (two catalogues)
     gradients.py     what is kept of a gradient (whole, or a GradientSummary); comparing bits
-    engine.py        the by-hand engine, _backward_by_hand, and the graph reading it shares
+    engine.py        the by-hand engine, _backward_by_hand, and the reading of the graph it shares
     watching.py      the hooks that watch PyTorch's engine run a pass
     refusals.py      what trace and grad refuse, before running and from PyTorch's engine
     records.py       Step and TracedValue: what a trace keeps of each run and each tensor
+    table.py         a trace as a table: how a Trace shows itself in a notebook
     tracing.py       trace(output) and the Trace it returns
     differences.py   why grad's two answers differ, when they do
     checked_grad.py  grad(output, inputs): both engines, and their answers compared
+    view.py          a trace's pictures and slider (frames, step_through): helpers.backward_view
+
+This module gives the public names; ``helpers.backward_view`` gives the view's.
 """
 
 from helpers.backward.checked_grad import grad

@@ -1,13 +1,19 @@
 """Every text `helpers.backward` shows a learner, in English and Chinese (``helpers.set_language``).
 
-What `trace` and `grad` are given and refuse, what PyTorch's engine refused said as advice, and why
-`grad` cannot give PyTorch's answer: one `Catalogue`, ``MESSAGES`` (helpers.backward), from which
-each module of the package says its texts, ``MESSAGES.say("key", ...)``.
+Two catalogues (`helpers.language.Catalogue`), from which each file of the package says its texts,
+``MESSAGES.say("key", ...)``; an entry missing a language is refused when the package is imported:
+
+- ``MESSAGES`` (helpers.backward): what `trace` and `grad` are given and refuse, what PyTorch's
+  engine refused said as advice, and why `grad` cannot give PyTorch's answer;
+- ``VIEW_MESSAGES`` (helpers.backward_view): every word of a trace's table, its pictures'
+  captions and the slider, and what the view refuses.
 """
 
 from __future__ import annotations
 
 from helpers.language import Catalogue
+
+# --- what trace and grad say ----------------------------------------------------------------------
 
 _TEXTS = {
     # What trace and grad are given.
@@ -479,3 +485,126 @@ _TEXTS = {
 
 
 MESSAGES = Catalogue("helpers.backward", _TEXTS)
+
+
+# --- what a trace's table and pictures say --------------------------------------------------------
+
+# Every word of a table, a caption or a slider. {blanks} are filled with numbers and with names
+# as PyTorch writes them.
+_WORDS = {
+    "step": {"en": "step", "zh": "步"},
+    "node": {"en": "node", "zh": "节点"},
+    "gradients in": {"en": "gradients in", "zh": "传入的梯度"},
+    "gradients out": {"en": "gradients out", "zh": "传出的梯度"},
+    "node of leaf": {"en": "{node} of {leaf}", "zh": "{leaf} 的 {node}"},
+    "added to grad": {"en": "added to {leaf}.grad", "zh": "加到 {leaf}.grad 上"},
+    "added to the leaf's grad": {"en": "added to the leaf.grad", "zh": "加到叶子张量的 .grad 上"},
+    "nothing sent": {"en": "nothing: no input needs a gradient", "zh": "无：没有输入需要梯度"},
+    "used at step": {"en": " (step {number})", "zh": "（第 {number} 步）"},
+    "hook": {"en": "hook", "zh": "钩子"},
+    "between": {"en": ", ", "zh": "，"},
+    "more steps": {"en": "{count} more steps", "zh": "另有 {count} 步未列出"},
+    "caption": {
+        "en": "Step {number} of {total}: {node}",
+        "zh": "第 {number} 步（共 {total} 步）：{node}",
+    },
+    "in": {"en": "in: {gradients}", "zh": "传入：{gradients}"},
+    "out": {"en": "out: {gradients}", "zh": "传出：{gradients}"},
+    "too long": {
+        "en": (
+            "This backward pass ran {count} nodes; pictures are drawn for at most {most}, beyond "
+            "which they cannot be read. The table lists every step."
+        ),
+        "zh": (
+            "这次反向传播运行了 {count} 个节点；图最多只画 {most} 步，再多就看不清了，"
+            "所以这里不画图。下表列出了每一步。"
+        ),
+    },
+    "play": {"en": "play", "zh": "播放"},
+    "picture": {"en": "the autograd graph", "zh": "自动求导的计算图"},
+}
+# What the public functions say when they are given something they cannot show.
+_ERRORS = {
+    "got a tensor": {
+        "en": (
+            "{function} shows a recorded backward pass, and got a tensor. Record the pass first "
+            "with helpers.backward.trace, then show it: {function}(trace(y))."
+        ),
+        "zh": (
+            "{function} 显示的是记录下来的反向传播，这里却得到了一个张量。请先用 "
+            "helpers.backward.trace 记录反向传播，再显示它：{function}(trace(y))。"
+        ),
+    },
+    "not a trace": {
+        "en": (
+            "{function} shows a recorded backward pass, the Trace that helpers.backward.trace(y) "
+            "returns; got {kind}."
+        ),
+        "zh": (
+            "{function} 显示的是记录下来的反向传播，也就是 helpers.backward.trace(y) 返回的 "
+            "Trace；这里得到的是{kind}。"
+        ),
+    },
+    "bad names": {
+        "en": (
+            "names must be a dict such as {{'w': w}}, or (name, tensor) pairs such as "
+            "model.named_parameters(); got {kind}. To name one tensor w: names={{'w': w}}."
+        ),
+        "zh": (
+            "names 必须是像 {{'w': w}} 这样的字典，或者像 model.named_parameters() 那样的 (name, "
+            "tensor) 二元组；这里得到的是{kind}。要把一个张量命名为 w，请写 names={{'w': w}}。"
+        ),
+    },
+    "kind tensor": {"en": "a tensor", "zh": "一个张量"},
+    "kind unpaired": {
+        "en": "a {type} that does not pair names with tensors",
+        "zh": "一个没有把名字和张量配成对的 {type}",
+    },
+    "kind other": {"en": "a {type}", "zh": "一个 {type}"},
+    "set by each picture": {
+        "en": "{function} sets {option} itself: {reason}. Leave {option}= out.",
+        "zh": "{function} 会自己设置 {option}：{reason}。请去掉 {option}=。",
+    },
+    "picture outlines the node": {
+        "en": "each picture outlines the node that runs at its step",
+        "zh": "每张图都会框出在那一步运行的节点",
+    },
+    "picture labels the arrows": {
+        "en": "each picture writes on the arrows the gradients sent so far",
+        "zh": "每张图都会在箭头上写出到那一步为止传出的梯度",
+    },
+    "unknown option": {
+        "en": (
+            "{function} does not know the option {option}. Its options are those of "
+            "helpers.graph.draw that pictures of a trace leave to you: {allowed}."
+        ),
+        "zh": (
+            "{function} 没有 {option} 这个选项。它的选项是 helpers.graph.draw 的选项中，"
+            "追踪记录的图留给你自己设置的那些：{allowed}。"
+        ),
+    },
+    "too many frames": {
+        "en": (
+            "This backward pass ran {count} nodes; frames() draws at most {most} pictures, "
+            "beyond which they cannot be read. Show the trace as a table instead (the trace "
+            "itself, or step_through(trace)), or trace a smaller graph."
+        ),
+        "zh": (
+            "这次反向传播运行了 {count} 个节点；frames() 最多画 {most} 张图，再多就看不清了。"
+            "请改用表格显示这份追踪记录（直接显示 trace 本身，或用 step_through(trace)），"
+            "或者追踪一张更小的图。"
+        ),
+    },
+    "frames too slow": {
+        "en": (
+            "Each picture of this trace would take Graphviz about {seconds:,.0f} s to lay out "
+            "(the limit is {limit:.0f} s). Draw fewer nodes in each, e.g. frames(trace, "
+            "max_nodes=100)."
+        ),
+        "zh": (
+            "这份追踪记录的每张图都要 Graphviz 花大约 {seconds:,.0f} 秒来排版（上限是 "
+            "{limit:.0f} 秒）。请让每张图少画一些节点，例如 frames(trace, max_nodes=100)。"
+        ),
+    },
+}
+VIEW_MESSAGES = Catalogue("helpers.backward_view", {**_WORDS, **_ERRORS})

@@ -1,9 +1,9 @@
 """``trace(output)``: run ``output.backward()`` and record each node PyTorch's engine ran, in order.
 
-The record is a `Trace`, a sequence of `Step`: in a notebook it shows as a table, and
-``helpers.backward_view`` draws it as pictures. Its gradients are kept as
-`helpers.backward.gradients` keeps them (whole when small, as a `GradientSummary` when large), so
-that a trace costs about the memory of the pass it records.
+The record is a `Trace`, a sequence of `Step`: in a notebook it shows as a table
+(`helpers.backward.table`), and ``helpers.backward_view`` draws it as pictures. Its gradients are
+kept as `helpers.backward.gradients` keeps them (whole when small, as a `GradientSummary` when
+large), so that a trace costs about the memory of the pass it records.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ import torch
 from torch.autograd.graph import Node
 
 from helpers._graph_model import describe
+from helpers.backward import table
 from helpers.backward.engine import _consumers_of_each_node, _edge, _short_name
 from helpers.backward.gradients import _version
 from helpers.backward.records import Step, TracedValue
@@ -102,16 +103,12 @@ class Trace(Sequence[Step]):
     def __iter__(self) -> Iterator[Step]:
         return iter(self._steps)
 
-    # Rendering belongs to the view module, imported late so that the model does not depend on it.
+    # A table, drawn from the steps alone (helpers.backward.table): the record needs no view.
     def __repr__(self) -> str:
-        from helpers import backward_view
-
-        return backward_view.table_text(self)
+        return table.as_text(self)
 
     def _repr_html_(self) -> str:
-        from helpers import backward_view
-
-        return backward_view.table_html(self)
+        return table.as_html(self)
 
 
 def _values_during_the_pass(

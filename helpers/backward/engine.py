@@ -114,10 +114,9 @@ def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
     """
     walked = walk([root])  # the one walk every helper makes: iterative, bounded, Nodes held
     if walked.found_beyond:
-        message = MESSAGES.say(
-            "graph too large", most=NODES_SAFE_TO_SEE, why=why_nodes_safe_to_see()
+        raise ValueError(
+            MESSAGES.say("graph too large", most=NODES_SAFE_TO_SEE, why=why_nodes_safe_to_see())
         )
-        raise ValueError(message)
     consumers: dict[Node, list[Node]] = {node: [] for node in walked.nodes}
     for node in walked.nodes:
         for next_node, _ in node.next_functions:

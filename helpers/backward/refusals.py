@@ -25,34 +25,30 @@ from helpers.backward.messages import MESSAGES
 def _seed(output: torch.Tensor, grad_output: torch.Tensor | None) -> torch.Tensor:
     """The gradient the backward pass starts from, after checking that there is a pass to run."""
     if _several_tensors(output):
-        message = MESSAGES.say("several outputs", kind=type(output).__name__, count=len(output))
-        raise TypeError(message)
+        raise TypeError(
+            MESSAGES.say("several outputs", kind=type(output).__name__, count=len(output))
+        )
     if not isinstance(output, torch.Tensor):
-        message = MESSAGES.say("output not a tensor", kind=type(output).__name__)
-        raise TypeError(message)
+        raise TypeError(MESSAGES.say("output not a tensor", kind=type(output).__name__))
     if not output.requires_grad:
-        message = MESSAGES.say("no graph")
-        raise ValueError(message)
+        raise ValueError(MESSAGES.say("no graph"))
     for where, tensor in (("output", output), ("grad_output", grad_output)):
         if isinstance(tensor, torch.Tensor) and tensor.is_nested:  # it has no single shape
-            message = MESSAGES.say("nested tensor", where=where)
-            raise ValueError(message)
+            raise ValueError(MESSAGES.say("nested tensor", where=where))
     if grad_output is None:
         if output.numel() != 1:
-            message = MESSAGES.say("not a number", shape=tuple(output.shape))
-            raise ValueError(message)
+            raise ValueError(MESSAGES.say("not a number", shape=tuple(output.shape)))
         if output.is_complex():
-            message = MESSAGES.say("complex output")
-            raise ValueError(message)
+            raise ValueError(MESSAGES.say("complex output"))
         return torch.ones_like(output)
     if not isinstance(grad_output, torch.Tensor) or grad_output.shape != output.shape:
-        message = MESSAGES.say(
-            "grad_output shape", shape=tuple(output.shape), got=_describe(grad_output)
+        raise ValueError(
+            MESSAGES.say("grad_output shape", shape=tuple(output.shape), got=_describe(grad_output))
         )
-        raise ValueError(message)
     if grad_output.device != output.device:
-        message = MESSAGES.say("grad_output device", there=grad_output.device, here=output.device)
-        raise ValueError(message)
+        raise ValueError(
+            MESSAGES.say("grad_output device", there=grad_output.device, here=output.device)
+        )
     return grad_output.detach()
 
 
@@ -71,19 +67,15 @@ def _as_inputs(inputs: object) -> tuple:
     if isinstance(inputs, torch.Tensor):
         return (inputs,)
     if isinstance(inputs, torch.nn.Module):
-        message = MESSAGES.say("inputs a module", kind=type(inputs).__name__)
-        raise TypeError(message)
+        raise TypeError(MESSAGES.say("inputs a module", kind=type(inputs).__name__))
     if isinstance(inputs, Mapping):  # iterating over it would give its keys
-        message = MESSAGES.say("inputs a dict", kind=type(inputs).__name__)
-        raise TypeError(message)
+        raise TypeError(MESSAGES.say("inputs a dict", kind=type(inputs).__name__))
     if isinstance(inputs, str | bytes) or not isinstance(inputs, Iterable):
         kind = "None" if inputs is None else type(inputs).__name__
-        message = MESSAGES.say("inputs not tensors", kind=kind)
-        raise TypeError(message)
+        raise TypeError(MESSAGES.say("inputs not tensors", kind=kind))
     inputs = tuple(inputs)
     if any(_is_name_and_tensor(item) for item in inputs):
-        message = MESSAGES.say("inputs named pairs")
-        raise TypeError(message)
+        raise TypeError(MESSAGES.say("inputs named pairs"))
     return inputs
 
 
@@ -99,23 +91,18 @@ def _is_name_and_tensor(item: object) -> bool:
 
 def _check_inputs(inputs: tuple) -> None:
     if not inputs:
-        message = MESSAGES.say("no inputs")
-        raise ValueError(message)
+        raise ValueError(MESSAGES.say("no inputs"))
     for position, tensor in enumerate(inputs):
         if isinstance(tensor, torch.nn.Module):
             kind = type(tensor).__name__
-            message = MESSAGES.say("input a module", position=position, kind=kind)
-            raise TypeError(message)
+            raise TypeError(MESSAGES.say("input a module", position=position, kind=kind))
         if not isinstance(tensor, torch.Tensor):
             kind = type(tensor).__name__
-            message = MESSAGES.say("input not a tensor", position=position, kind=kind)
-            raise TypeError(message)
+            raise TypeError(MESSAGES.say("input not a tensor", position=position, kind=kind))
         if not tensor.requires_grad:
-            message = MESSAGES.say("input needs no grad", position=position)
-            raise ValueError(message)
+            raise ValueError(MESSAGES.say("input needs no grad", position=position))
         if tensor.is_nested:
-            message = MESSAGES.say("nested tensor", where=f"inputs[{position}]")
-            raise ValueError(message)
+            raise ValueError(MESSAGES.say("nested tensor", where=f"inputs[{position}]"))
 
 
 # --- the graph, before anything runs --------------------------------------------------------------
@@ -124,8 +111,7 @@ def _check_inputs(inputs: tuple) -> None:
 def _check_before_tracing(nodes: Iterable[Node], retain_graph: object) -> None:
     """What trace refuses once it has the graph, before any hook is in place."""
     if not isinstance(retain_graph, bool):  # PyTorch's own error would be a raw TypeError
-        message = MESSAGES.say("retain_graph not bool", got=_short_repr(retain_graph))
-        raise TypeError(message)
+        raise TypeError(MESSAGES.say("retain_graph not bool", got=_short_repr(retain_graph)))
     _refuse_nested_tensors(nodes)
 
 
@@ -140,8 +126,7 @@ def _refuse_nested_tensors(nodes: Iterable[Node]) -> None:
     # engines' bookkeeping (`_fit`, `_same_tensor`, the trace's table) needs one.
     for node in nodes:
         if any(metadata.is_nested_tensor for metadata in node._input_metadata):
-            message = MESSAGES.say("nested in graph", node=_short_name(node))
-            raise ValueError(message)
+            raise ValueError(MESSAGES.say("nested in graph", node=_short_name(node)))
 
 
 def _refuse_unpack_hooks(nodes: Iterable[Node]) -> None:
@@ -163,8 +148,9 @@ def _refuse_unpack_hooks(nodes: Iterable[Node]) -> None:
             if getattr(hook, "__module__", None) == "torch.utils.checkpoint":
                 raise CannotMatchPyTorch(MESSAGES.say("checkpoint recomputes", node=name))
             described = _describe_hook(hook)
-            message = MESSAGES.say("unpack hook runs again", node=name, hook=described)
-            raise CannotMatchPyTorch(message)
+            raise CannotMatchPyTorch(
+                MESSAGES.say("unpack hook runs again", node=name, hook=described)
+            )
 
 
 def _saved_tensors_of(node: Node) -> Iterator:

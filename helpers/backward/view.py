@@ -86,8 +86,7 @@ def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Draw
     _check_trace(trace, "frames")
     _check_options(options, "frames")
     if len(trace) > MAX_FRAMES:
-        message = VIEW_MESSAGES.say("too many frames", count=len(trace), most=MAX_FRAMES)
-        raise ValueError(message)
+        raise ValueError(VIEW_MESSAGES.say("too many frames", count=len(trace), most=MAX_FRAMES))
     return _frames(trace, _names(_checked_names(names)), options)
 
 
@@ -110,8 +109,10 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
     layout = graph.plan_layout(model, final)
     if layout.estimated_seconds > graph.MAX_SECONDS:
         seconds, limit = layout.estimated_seconds, graph.MAX_SECONDS
-        message = VIEW_MESSAGES.say("frames too slow", seconds=seconds, limit=limit)
-        raise graph.GraphTooLarge(message, graph.to_dot(model, direction=direction, layout=layout))
+        raise graph.GraphTooLarge(
+            VIEW_MESSAGES.say("frames too slow", seconds=seconds, limit=limit),
+            graph.to_dot(model, direction=direction, layout=layout),
+        )
     drawings, ran = [], set()
     for step, received_so_far in zip(trace, received, strict=True):
         ran.add(step.node)
@@ -325,10 +326,8 @@ def _check_trace(trace: object, function: str) -> None:
     if isinstance(trace, Trace):
         return
     if isinstance(trace, torch.Tensor):
-        message = VIEW_MESSAGES.say("got a tensor", function=function)
-        raise TypeError(message)
-    message = VIEW_MESSAGES.say("not a trace", function=function, kind=type(trace).__name__)
-    raise TypeError(message)
+        raise TypeError(VIEW_MESSAGES.say("got a tensor", function=function))
+    raise TypeError(VIEW_MESSAGES.say("not a trace", function=function, kind=type(trace).__name__))
 
 
 def _checked_names(names: object) -> Names:
@@ -347,8 +346,7 @@ def _checked_names(names: object) -> Names:
         for pair in pairs
     )
     if not good:
-        message = VIEW_MESSAGES.say("bad names", kind=_kind(names))
-        raise TypeError(message)
+        raise TypeError(VIEW_MESSAGES.say("bad names", kind=_kind(names)))
     return names if isinstance(names, Mapping) else pairs
 
 

@@ -62,7 +62,7 @@ def grad(
     tensors come back through an unpack hook (a non-reentrant checkpoint, which runs its forward
     again; a ``saved_tensors_hooks``) is refused before anything runs: going through it twice
     would run that hook more often than ``torch.autograd.grad`` does. Unlike PyTorch, it
-    leaves the graph intact. Read ``_backward_by_hand``: it is the whole algorithm.
+    leaves the graph intact. Read ``_backward_by_hand`` (in engine.py): it is the whole algorithm.
     """
     inputs = _as_inputs(inputs)
     seed = _seed(output, grad_output)

@@ -45,7 +45,8 @@ from pathlib import Path
 
 import torch
 
-from helpers.backward import _backward_by_hand, grad, trace
+from helpers.backward import grad, trace
+from helpers.backward.engine import _backward_by_hand
 
 SIZES = (100, 2000)
 ROUNDS = {100: 50, 2000: 11}

@@ -8,8 +8,7 @@ import pytest
 import torch
 from torch import nn
 
-from helpers import backward
-from helpers.backward import KEPT_WHOLE, CannotMatchPyTorch, GradientSummary, grad, trace
+from helpers.backward import KEPT_WHOLE, CannotMatchPyTorch, GradientSummary, grad, trace, watching
 from helpers.backward_view import table_text
 
 SIDE = 40  # a 40 x 40 gradient has 1,600 numbers: more than KEPT_WHOLE
@@ -116,13 +115,13 @@ def test_grad_of_large_gradients_is_pytorchs_to_the_last_bit():
 
 def test_grad_keeps_summaries_of_large_gradients_while_it_checks(monkeypatch):
     watches = []
-    real_watch = backward._Watch
+    real_watch = watching._Watch
 
     def spy(*args, **kwargs):
         watches.append(real_watch(*args, **kwargs))
         return watches[-1]
 
-    monkeypatch.setattr(backward, "_Watch", spy)
+    monkeypatch.setattr(watching, "_Watch", spy)
     output, x, w, _ = large_graph()
     grad(output, [x, w])
     (watch,) = watches

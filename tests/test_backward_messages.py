@@ -14,8 +14,8 @@ from test_backward import BlocksItsInput, Forgetful, LeavesNoneAsNone, Noisy
 from torch import nn
 from torch.utils.checkpoint import checkpoint
 
-from helpers import backward, graph
-from helpers.backward import CannotMatchPyTorch, grad, trace
+from helpers import graph
+from helpers.backward import CannotMatchPyTorch, checked_grad, engine, grad, trace
 from helpers.backward_view import MAX_FRAMES, frames, step_through, table_html, table_text
 from helpers.graph import NODES_SAFE_TO_SEE
 from helpers.language import speaking
@@ -342,13 +342,13 @@ def test_a_backward_that_is_not_deterministic_is_explained_in_chinese():
 
 
 def test_a_difference_grad_cannot_explain_is_admitted_in_chinese(monkeypatch):
-    real_engine = backward._backward_by_hand
+    real_engine = engine._backward_by_hand
 
     def off_by_one_bit(output, inputs, seed):
         first, *rest = real_engine(output, inputs, seed)
         return (torch.nextafter(first, torch.full_like(first, 1e9)), *rest)
 
-    monkeypatch.setattr(backward, "_backward_by_hand", off_by_one_bit)
+    monkeypatch.setattr(checked_grad, "_backward_by_hand", off_by_one_bit)
     a, w, b = neuron()
     assert_each_language(lambda: grad(a, [w, b]), CannotMatchPyTorch, "torch.autograd.grad")
 

@@ -9,7 +9,7 @@ squares, with its gradients written by hand. Autograd's answer is always PyTorch
 import pytest
 import torch
 
-from helpers._compare import compare, tolerance_of
+from helpers.backward.comparison import compare, tolerance_of
 from helpers.language import speaking
 
 BACKWARD_ORDER = ["y_pred", "w2", "h_relu", "h", "w1"]

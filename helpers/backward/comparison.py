@@ -20,17 +20,27 @@ as it was, ready for your ``loss.backward()``.
 
 from __future__ import annotations
 
+import difflib
+import html
 import math
 import weakref
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from torch.autograd.graph import Node
 
 from helpers._graph_model import format_number
+from helpers.backward.engine import (
+    _backward_by_hand,
+    _consumers_of_each_node,
+    _edge,
+    _ReadyNodes,
+)
+from helpers.backward.messages import COMPARE_MESSAGES as MESSAGES
+from helpers.backward.refusals import _friendly_errors, _refuse_nested_tensors, _seed
+from helpers.backward.table import grid_html, grid_text
 from helpers.graph import resolve_names
-from helpers.language import Catalogue
 
 __all__ = ["Comparison", "GradientCheck", "compare", "tolerance_of"]
 
@@ -151,12 +161,10 @@ class Comparison:
         return draw(output, marks=self, **options)
 
     def __repr__(self) -> str:
-        return _table_text(self) + "\n" + self.verdict()
+        return grid_text(_headers(), _rows(self)) + "\n" + self.verdict()
 
     def _repr_html_(self) -> str:
-        import html
-
-        return _table_html(self) + f"<p>{html.escape(self.verdict())}</p>"
+        return grid_html(_headers(), _rows(self)) + f"<p>{html.escape(self.verdict())}</p>"
 
 
 def compare(
@@ -179,16 +187,15 @@ def compare(
     Autograd's gradients are computed without running hooks: no ``.grad`` changes, the graph is
     not freed, and the memory used is that of one backward pass.
     """
-    from helpers.backward import _backward_by_hand, _edge, _seed
-
     seed = _seed(output, grad_output)
     named = resolve_names()
     tensors, yours, your_names = _tensors_compared(mine, named, output)
     graph = _Graph(_edge(output))
     _check_in_graph(tensors, graph, output, named)
+    _refuse_nested_tensors(graph.consumers)
     names = graph.in_backward_order(tensors)
     ordered = [tensors[name] for name in names]
-    with torch.inference_mode(False):
+    with torch.inference_mode(False), _friendly_errors():
         autograds = _backward_by_hand(output, ordered, seed)
     checks = {}
     for name, autograd in zip(names, autograds, strict=True):
@@ -243,8 +250,6 @@ def _tensor_named(
 
 
 def _nearest(name: str, names: list[str]) -> str:
-    import difflib
-
     close = difflib.get_close_matches(name, list(dict.fromkeys(names)), n=3, cutoff=0.6)
     return MESSAGES.say("list separator").join(repr(n) for n in close)
 
@@ -271,16 +276,12 @@ class _Graph:
     tensors each compared tensor's gradient comes through."""
 
     def __init__(self, root) -> None:
-        from helpers.backward import _consumers_of_each_node
-
         self.root = root
         self.consumers = _consumers_of_each_node(root.node)
         self.order = self._engine_order()
 
     def _engine_order(self) -> dict[Node, int]:
         """Each Node's place in the order PyTorch's engine runs them (as the by-hand one does)."""
-        from helpers.backward import _ReadyNodes
-
         waiting = {node: len(feeding) for node, feeding in self.consumers.items()}
         ready = _ReadyNodes(self.root.node)
         order: dict[Node, int] = {}
@@ -296,13 +297,9 @@ class _Graph:
         return order
 
     def has(self, tensor: torch.Tensor) -> bool:
-        from helpers.backward import _edge
-
         return _edge(tensor).node in self.consumers
 
     def in_backward_order(self, tensors: Mapping[str, torch.Tensor]) -> list[str]:
-        from helpers.backward import _edge
-
         def place(name: str) -> tuple[int, int]:
             edge = _edge(tensors[name])
             return self.order[edge.node], edge.output_nr
@@ -312,8 +309,6 @@ class _Graph:
     def comes_through(self, tensors: Mapping[str, torch.Tensor]) -> dict[str, list[str]]:
         """For each compared tensor, the compared tensors nearest it on its way to the output:
         the gradients your step for it is computed from."""
-        from helpers.backward import _edge
-
         edge_of = {}
         for name, tensor in tensors.items():
             edge = _edge(tensor)
@@ -436,8 +431,6 @@ def _first_wrong(
 
 
 def _with(check: GradientCheck, **changes) -> GradientCheck:
-    from dataclasses import replace
-
     return replace(check, **changes)
 
 
@@ -476,15 +469,13 @@ def _what_inputs_lead_to(
     yours: Mapping[str, torch.Tensor],
     autograds: Mapping[str, torch.Tensor | None],
 ) -> torch.Tensor | None:
-    from helpers.backward import _backward_by_hand
-
     target, source = tensors[name], tensors[input_name]
     autograd_in = autograds[input_name]
     autograd = autograds[name]
     if autograd_in is None or autograd is None:
         return None
     error = (yours[input_name].to(autograd_in.device, autograd_in.dtype) - autograd_in).detach()
-    with torch.inference_mode(False):
+    with torch.inference_mode(False), _friendly_errors():
         (carried,) = _backward_by_hand(source, [target], error)
     return autograd if carried is None else autograd + carried
 
@@ -562,32 +553,6 @@ def _headers() -> tuple[str, ...]:
     return tuple(MESSAGES.say(key) for key in keys)
 
 
-def _table_text(comparison: Comparison) -> str:
-    from helpers.backward_view import _width
-
-    rows = [_headers(), *_rows(comparison)]
-    widths = [max(_width(row[column]) for row in rows) for column in range(len(rows[0]))]
-    lines = [
-        "  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths, strict=True))
-        for row in rows
-    ]
-    return "\n".join(line.rstrip() for line in lines)
-
-
-def _table_html(comparison: Comparison) -> str:
-    import html
-
-    def row(cells, tag):
-        return (
-            "<tr>"
-            + "".join(f"<{tag} style='text-align:left'>{html.escape(c)}</{tag}>" for c in cells)
-            + "</tr>"
-        )
-
-    body = "".join(row(cells, "td") for cells in _rows(comparison))
-    return f"<table><thead>{row(_headers(), 'th')}</thead><tbody>{body}</tbody></table>"
-
-
 def _listed(names: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c`` (a、b 和 c)."""
     if len(names) < 2:
@@ -624,136 +589,3 @@ def _verdict(comparison: Comparison) -> str:
     for sentence in sentences[1:]:
         text = MESSAGES.say("then", first=text, second=sentence)
     return text
-
-
-_TEXTS = {
-    # --- the table
-    "tensor": {"en": "tensor", "zh": "张量"},
-    "your gradient": {"en": "your gradient", "zh": "你的梯度"},
-    "right": {"en": "right", "zh": "对错"},
-    "largest difference": {"en": "largest difference", "zh": "最大差值"},
-    "where": {"en": "where", "zh": "位置"},
-    "note": {"en": "note", "zh": "说明"},
-    "shapes differ": {
-        "en": "shape {yours}, autograd's {autograd}",
-        "zh": "形状 {yours}，autograd 的是 {autograd}",
-    },
-    "transposed": {"en": "transposed?", "zh": "转置了？"},
-    "not summed": {
-        "en": "not summed over the broadcast dimensions?",
-        "zh": "没有沿广播出来的维度求和？",
-    },
-    "dtype differs": {
-        "en": "dtype {yours}, autograd's {autograd}",
-        "zh": "dtype 是 {yours}，autograd 的是 {autograd}",
-    },
-    "fix first": {"en": "fix this one first", "zh": "先改这一个"},
-    "inherits": {"en": "wrong because {names} is", "zh": "因为 {names} 错了"},
-    "own mistake": {"en": "wrong on its own", "zh": "自身也有错"},
-    "list separator": {"en": ", ", "zh": "、"},
-    "and": {"en": "{first} and {last}", "zh": "{first} 和 {last}"},
-    "then": {"en": "{first} {second}", "zh": "{first}{second}"},
-    # --- the verdict under the table
-    "all right": {
-        "en": "All {count} gradients are right: each equals autograd's to within {tolerance} of "
-        "its largest value.",
-        "zh": "全部 {count} 个梯度都对：每一个都与 autograd 的相同，"
-        "差别不超过其最大值的 {tolerance}。",
-    },
-    "fix": {
-        "en": "Fix the gradient of {name} first.",
-        "zh": "先改 {name} 的梯度。",
-    },
-    "fix, yours": {
-        "en": "Fix the gradient of {name} first (your {yours}).",
-        "zh": "先改 {name} 的梯度（你的 {yours}）。",
-    },
-    "its inputs are right": {
-        "en": "The gradients it is computed from are right ({names}): the mistake is in this step.",
-        "zh": "计算它所用的梯度（{names}）都是对的：错误就出在这一步。",
-    },
-    "nearest the output": {
-        "en": "It is the first gradient after the output: the mistake is in this step.",
-        "zh": "它是输出之后的第一个梯度：错误就出在这一步。",
-    },
-    "inherited, one": {
-        "en": "The gradient of {names} follows rightly from the wrong one before it: it will be "
-        "right once that one is.",
-        "zh": "{names} 的梯度是由前面那个错误的梯度正确地推出来的：前面的改对了，它也就对了。",
-    },
-    "inherited, many": {
-        "en": "The gradients of {names} follow rightly from wrong ones before them: they will be "
-        "right once those are.",
-        "zh": "{names} 的梯度是由前面错误的梯度正确地推出来的：前面的改对了，它们也就对了。",
-    },
-    "also wrong, one": {
-        "en": "The gradient of {names} is wrong on its own as well.",
-        "zh": "另外，{names} 的梯度本身也有错。",
-    },
-    "also wrong, many": {
-        "en": "The gradients of {names} are wrong on their own as well.",
-        "zh": "另外，{names} 的梯度本身也有错。",
-    },
-    "tolerance": {
-        "en": "(Right means within {tolerance} of the gradient's largest value.)",
-        "zh": "（“对”的意思是：与 autograd 的差别不超过梯度最大值的 {tolerance}。）",
-    },
-    # --- errors
-    "mine not a dict": {
-        "en": "compare needs a dict {{name: your gradient}}, e.g. compare(loss, {{'w1': "
-        "grad_w1}}), and got {got}.",
-        "zh": "compare 需要一个字典 {{名字: 你的梯度}}，例如 compare(loss, {{'w1': grad_w1}})，"
-        "但收到的是 {got}。",
-    },
-    "mine empty": {
-        "en": "compare got an empty dict: name at least one tensor and your gradient of it, "
-        "e.g. compare(loss, {{'w1': grad_w1}}).",
-        "zh": "compare 收到了一个空字典：请至少给出一个张量的名字和你算出的梯度，"
-        "例如 compare(loss, {{'w1': grad_w1}})。",
-    },
-    "key not a name": {
-        "en": "compare's dict maps names (str) to your gradients, e.g. {{'w1': grad_w1}}; a key "
-        "is a {got}.",
-        "zh": "compare 的字典把名字（str）对应到你的梯度，例如 {{'w1': grad_w1}}；"
-        "但有一个键是 {got}。",
-    },
-    "no such name": {
-        "en": "No tensor is called {name!r} in your code. Use the name of the variable that holds "
-        "the tensor (the forward pass's h, not the gradient grad_h).",
-        "zh": "你的代码里没有叫 {name!r} 的张量。请用存放这个张量的变量名"
-        "（前向传播里的 h，而不是梯度 grad_h）。",
-    },
-    "no such name, nearest": {
-        "en": "No tensor is called {name!r} in your code; did you mean {nearest}?",
-        "zh": "你的代码里没有叫 {name!r} 的张量；你是不是想写 {nearest}？",
-    },
-    "needs no grad": {
-        "en": "{name} does not require grad, so autograd computes no gradient for it: compare "
-        "the tensors between the weights and the output.",
-        "zh": "{name} 不需要梯度，autograd 不会为它计算梯度：请比较从权重到输出之间的那些张量。",
-    },
-    "not in graph": {
-        "en": "{name} is not in the graph of {output}: it was computed in another run of the "
-        "forward pass (running a cell again makes new tensors). Run the forward pass once more, "
-        "then your gradients from it, then compare.",
-        "zh": "{name} 不在 {output} 的计算图里：它是在另一次前向传播中算出来的"
-        "（重新运行一个单元格会生成新的张量）。请重新运行一次前向传播，"
-        "再根据它算出你的梯度，然后再比较。",
-    },
-    "gradient none": {
-        "en": "Your gradient of {name} is None. Compute it by hand (a tensor of {name}'s shape); "
-        "a .grad read before backward() is None.",
-        "zh": "你给 {name} 的梯度是 None。请手算出它（一个与 {name} 形状相同的张量）；"
-        "在 backward() 之前读取的 .grad 就是 None。",
-    },
-    "gradient not a tensor": {
-        "en": "Your gradient of {name} is a {got}: give a tensor (or numbers) of {name}'s shape.",
-        "zh": "你给 {name} 的梯度是 {got}：请给出一个与 {name} 形状相同的张量（或数字）。",
-    },
-    "output gone": {
-        "en": "The output this comparison was made for no longer exists: draw it with "
-        "draw(loss, marks=result).",
-        "zh": "做这次比较时的输出已经不存在了：请用 draw(loss, marks=result) 来画。",
-    },
-}
-MESSAGES = Catalogue("helpers.backward.compare", _TEXTS)

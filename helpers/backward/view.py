@@ -1,0 +1,389 @@
+"""Tables and pictures of a backward pass recorded by `helpers.backward.trace`: the view.
+
+    >>> steps = trace(a)
+    >>> steps                      # a table: step, node, gradients in, gradients out
+    >>> step_through(steps)        # the graph once per step, with a slider in JupyterLab
+
+Learners import it as `helpers.backward_view`. In each picture (drawn by `helpers.graph`, arrows
+following the gradients) the node that runs is outlined in red, and every gradient sent so far is
+written in red on the arrow it travelled along. Without widgets (a static HTML page, GitHub) the
+pictures stand in a row, one per step. The table is `helpers.backward.table`'s, which a `Trace`
+also shows itself with; where a hook changed the gradient on its way into a node, the table and
+the captions show both: ``[6.0, 12.0] → hook → [0.0, 0.0]``, what was sent, then what the node
+received.
+
+The words of the tables and captions, and the errors, follow `helpers.set_language` ("en" or
+"zh"): they live in the catalogue `VIEW_MESSAGES` (``helpers.backward.messages``), each in every
+language. The names of nodes and tensors stay as PyTorch writes them in every language.
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import inspect
+from collections.abc import Iterable, Mapping
+from dataclasses import replace
+from typing import Any
+
+import torch
+from torch.autograd.graph import Node
+
+from helpers import graph
+from helpers._graph_model import LEAF, SAVED, TENSOR_KINDS, caption
+from helpers.backward.gradients import GradientSummary
+from helpers.backward.messages import VIEW_MESSAGES
+from helpers.backward.table import (
+    NamePairs,
+    Names,
+    _html_table,
+    _names,
+    _rows,
+    _text,
+    _value,
+    as_html,
+    as_text,
+)
+from helpers.backward.tracing import Trace
+
+__all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
+
+# Beyond this many steps the pictures are too many and too crowded to read: the table stays.
+MAX_FRAMES = 40
+# Inline styles: a notebook's HTML output has no stylesheet of its own. Where they are stripped
+# (GitHub), the pictures simply stand one below the other.
+ROW_STYLE = "style='display:flex;gap:24px;overflow-x:auto;align-items:flex-start'"
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+# --- the table (helpers.backward.table draws it), for a trace checked first ---------------------
+
+
+def table_text(trace: Trace, names: Names = None) -> str:
+    """The trace as a plain-text table, one line per step. ``names`` as in `helpers.graph.draw`."""
+    _check_trace(trace, "table_text")
+    return as_text(trace, _checked_names(names))
+
+
+def table_html(trace: Trace, names: Names = None) -> str:
+    """The trace as an HTML table, one row per step. ``names`` as in `helpers.graph.draw`."""
+    _check_trace(trace, "table_html")
+    return as_html(trace, _checked_names(names))
+
+
+# --- the pictures ------------------------------------------------------------------------------
+
+
+def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Drawing]:
+    """One picture per step: the node that runs outlined, the gradients sent so far on the arrows.
+
+    ``options`` are those of `helpers.graph.draw`, but for ``highlight`` and ``edge_labels``,
+    which each picture sets itself; by default the arrows follow the gradients
+    (``direction="backward"``) and the leaves' final ``.grad`` is left out (``show_grads=False``).
+    A trace of more than `MAX_FRAMES` steps is refused: its pictures could not be read, and
+    ``step_through`` shows its table instead.
+    """
+    _check_trace(trace, "frames")
+    _check_options(options, "frames")
+    if len(trace) > MAX_FRAMES:
+        raise ValueError(VIEW_MESSAGES.say("too many frames", count=len(trace), most=MAX_FRAMES))
+    return _frames(trace, _names(_checked_names(names)), options)
+
+
+def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[graph.Drawing]:
+    options = {"direction": "backward", "show_grads": False, **options}
+    direction = options.pop("direction")
+    model = graph.build(trace.output, named, **options)  # one walk of the graph for every frame
+    model = _as_in_the_pass(model, trace, options.get("show_values", True))
+    # Every edge carries its label in every frame, blank until its gradient has travelled: with
+    # room kept for each label, Graphviz lays every frame out alike and nothing jumps.
+    final = _edge_labels(trace)
+    # A leaf shows the gradient this pass adds to its .grad as it arrives, unless the final
+    # .grad was asked for (show_grads=True).
+    received = [{}] * len(trace) if options["show_grads"] else _leaf_gradients(trace)
+    widest = {}  # each leaf's widest text: its blank keeps that room from the first frame
+    for so_far in received:
+        for fn, text in so_far.items():
+            widest[fn] = max(widest.get(fn, ""), text, key=_width_of_blank)
+    # Every frame has the same boxes and arrows: one plan, and one estimate, for all of them.
+    layout = graph.plan_layout(model, final)
+    if layout.estimated_seconds > graph.MAX_SECONDS:
+        seconds, limit = layout.estimated_seconds, graph.MAX_SECONDS
+        raise graph.GraphTooLarge(
+            VIEW_MESSAGES.say("frames too slow", seconds=seconds, limit=limit),
+            graph.to_dot(model, direction=direction, layout=layout),
+        )
+    drawings, ran = [], set()
+    for step, received_so_far in zip(trace, received, strict=True):
+        ran.add(step.node)
+        labels = {edge: text if edge[0] in ran else _blanks(text) for edge, text in final.items()}
+        frame = _with_leaf_gradients(model, received_so_far, widest)
+        source = graph.to_dot(
+            frame, direction=direction, highlight=step.node, edge_labels=labels, layout=layout
+        )
+        drawings.append(graph.Drawing(source, estimated_seconds=layout.estimated_seconds))
+    return drawings
+
+
+def _as_in_the_pass(model: graph.Graph, trace: Trace, show_values: bool) -> graph.Graph:
+    """The model with each tensor's value as the backward pass saw it (the trace recorded it),
+    and a note in the box of a tensor changed in place since (an optimiser step, ``y.mul_(2)``)."""
+    nodes = []
+    for node in model.nodes:
+        tensor = node.tensor() if node.tensor is not None else None
+        seen = None
+        if tensor is not None and node.kind in TENSOR_KINDS and node.kind != SAVED:
+            seen = trace.as_traced(tensor)
+        if seen is not None:
+            notes = [*node.notes, caption("changed since the pass")] if seen.changed else node.notes
+            node = replace(node, value=seen.value if show_values else seen.shape, notes=notes)
+        nodes.append(node)
+    return replace(model, nodes=nodes)
+
+
+def _leaf_gradients(trace: Trace) -> list[dict[Node, str]]:
+    """For each step, what each leaf's AccumulateGrad has received so far in this pass: what it
+    added to the leaf's .grad. A leaf's AccumulateGrad can run twice (a leaf used inside a
+    reentrant checkpoint and outside it): it then shows the sum, as .grad does."""
+    sums: dict[Node, torch.Tensor] = {}
+    so_far: dict[Node, str] = {}
+    per_step = []
+    for step in trace:
+        g = step.grads_in[0] if step.name == "AccumulateGrad" and step.grads_in else None
+        if g is not None:
+            sums[step.node] = g if step.node not in sums else _added(sums[step.node], g)
+            so_far = {**so_far, step.node: _value(sums[step.node])}
+        per_step.append(so_far)
+    return per_step
+
+
+def _added(first: torch.Tensor | GradientSummary, second: torch.Tensor | GradientSummary):
+    """The sum of two gradients of a leaf, as a picture shows it. A summary (a large gradient)
+    has no numbers to add, and a picture shows only the shape and dtype of the sum: the
+    summary's own."""
+    if isinstance(second, GradientSummary) or isinstance(first, GradientSummary):
+        return second
+    return first + second
+
+
+def _with_leaf_gradients(
+    model: graph.Graph, so_far: dict[Node, str], widest: dict[Node, str]
+) -> graph.Graph:
+    """The frame's model: a leaf shows the gradient it has received so far, and before it has
+    received any a blank as wide as the widest it will show, so that its box does not grow from
+    frame to frame (a leaf that receives twice may show a narrower sum after a wider first)."""
+    nodes = []
+    for node in model.nodes:
+        if node.kind == LEAF and not node.same_as and node.fn in widest:
+            shown = so_far.get(node.fn)
+            node = replace(node, grad=_blank(widest[node.fn]) if shown is None else shown)
+        nodes.append(node)
+    return replace(model, nodes=nodes)
+
+
+def _edge_labels(trace: Trace) -> dict[tuple[Node, Node], str | tuple[str, ...]]:
+    """The gradient each edge carried, keyed ``(node, next node)`` as `helpers.graph` wants.
+
+    Two arrows can join the same pair of nodes (``x * x``, ``torch.sub(x, x, alpha=2)``): each
+    gets what went along it, in the order of ``next_functions``, which is the order of ``sent``.
+    """
+    values: dict[tuple[Node, Node], list[str]] = {}
+    for step in trace:
+        for node, g in step.sent:
+            values.setdefault((step.node, node), []).append(_value(g))
+    return {edge: v[0] if len(v) == 1 else tuple(v) for edge, v in values.items()}
+
+
+def _blanks(text: str | tuple[str, ...]) -> str | tuple[str, ...]:
+    return tuple(map(_blank, text)) if isinstance(text, tuple) else _blank(text)
+
+
+def _blank(text: str) -> str:
+    """Spaces about as wide as ``text``: in the pictures' fonts, a space is half a digit wide."""
+    return " " * _width_of_blank(text)
+
+
+def _width_of_blank(text: str) -> int:
+    return sum(1 if character in " ,.-[]()" else 2 for character in text)
+
+
+class StepThrough:
+    """The pictures of a trace: a slider picks the step where widgets work (JupyterLab, Colab);
+    elsewhere (a static HTML page, GitHub) all pictures show, in a row. As text: the table."""
+
+    def __init__(self, trace: Trace, names: Names = None, **options: Any) -> None:
+        _check_trace(trace, "step_through")
+        _check_options(options, "step_through")
+        named = _names(_checked_names(names))
+        self.rows = _rows(trace, named)
+        self.pictures: list[str] = []  # one SVG text per step, or none for a long trace
+        self.note = ""
+        if len(trace) <= MAX_FRAMES:
+            drawings = _frames(trace, named, options)
+            self.pictures = [drawing.svg() for drawing in drawings]
+        else:
+            self.note = VIEW_MESSAGES.say("too long", count=len(trace), most=MAX_FRAMES)
+        self._widget = None
+
+    def __len__(self) -> int:
+        return len(self.pictures)
+
+    def __repr__(self) -> str:
+        table = _text(self.rows)
+        return f"{self.note}\n{table}" if self.note else table
+
+    def frame_html(self, index: int) -> str:
+        """Step ``index + 1`` as the slider shows it: a caption, then the picture (inline SVG)."""
+        return self._figure(index, _inline_svg(self.pictures[index]))
+
+    def static_html(self) -> str:
+        """Every picture in one row that scrolls sideways (or the table, for a long trace)."""
+        if not self.pictures:
+            return f"<p>{html.escape(self.note)}</p>{_html_table(self.rows)}"
+        # Images, not inline SVG: JupyterLab strips inline SVG from the HTML of a notebook it does
+        # not trust yet (one opened before running it), and keeps images.
+        figures = "".join(self._figure(i, _image(svg)) for i, svg in enumerate(self.pictures))
+        return f"<div {ROW_STYLE}>{figures}</div>"
+
+    def _figure(self, index: int, picture: str) -> str:
+        number, node, received, sent = self.rows[index]
+        lines = [
+            VIEW_MESSAGES.say("caption", number=number, total=len(self.rows), node=node),
+            VIEW_MESSAGES.say("in", gradients=received),
+            VIEW_MESSAGES.say("out", gradients=sent),
+        ]
+        title, received_line, sent_line = (html.escape(line) for line in lines)
+        caption = f"<b>{title}</b><br>{received_line}<br>{sent_line}"
+        # A table's caption is as wide as the table: the caption wraps to the picture's width
+        # instead of widening the figure, with no size written into the page (sizes depend on
+        # the machine's fonts, and the stored page is compared by nbval).
+        return (
+            "<figure style='margin:0;flex:none;display:table'>"
+            f"<figcaption style='display:table-caption;caption-side:top'>{caption}</figcaption>"
+            f"{picture}</figure>"
+        )
+
+    def widget(self):
+        """The slider and the picture it selects, as ipywidgets (None without ipywidgets)."""
+        if self._widget is None and self.pictures:
+            self._widget = _slider(self)
+        return self._widget
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+        # A notebook stores every part: JupyterLab shows the widget, a static page the HTML.
+        # nbval compares the text and the HTML, which are the same on every run; it skips the
+        # widget's part, whose model id changes.
+        bundle: dict[str, Any] = {"text/plain": repr(self), "text/html": self.static_html()}
+        widget = self.widget()
+        if widget is not None:
+            # Written out rather than asked of the widget: ipywidgets 7 (which Colab's page still
+            # runs) has no _repr_mimebundle_, and this is the view both versions understand.
+            bundle[WIDGET_VIEW] = {
+                "version_major": 2,
+                "version_minor": 0,
+                "model_id": widget.model_id,
+            }
+        return bundle
+
+
+def step_through(trace: Trace, names: Names = None, **options: Any) -> StepThrough:
+    """Show a trace one step at a time: a slider (and a play button) in JupyterLab, every
+    picture in a row elsewhere. ``names`` and ``options`` are those of `helpers.graph.draw`, but
+    for ``highlight`` and ``edge_labels``, which each picture sets itself (see `frames`)."""
+    return StepThrough(trace, names, **options)
+
+
+def _slider(view: StepThrough):
+    try:
+        import ipywidgets as widgets
+    except ImportError:
+        return None
+    last = len(view.pictures)
+    slider = widgets.IntSlider(value=1, min=1, max=last, description=VIEW_MESSAGES.say("step"))
+    play = widgets.Play(
+        value=1, min=1, max=last, interval=1500, description=VIEW_MESSAGES.say("play")
+    )
+    widgets.jslink((play, "value"), (slider, "value"))
+    picture = widgets.HTML(view.frame_html(0))
+
+    def show(change: dict) -> None:
+        picture.value = view.frame_html(change["new"] - 1)
+
+    slider.observe(show, names="value")
+    return widgets.VBox([widgets.HBox([play, slider]), picture])
+
+
+# --- what the public functions accept ----------------------------------------------------------
+
+# What each picture sets itself, and the text of `VIEW_MESSAGES` that says why a caller cannot.
+SET_BY_EACH_PICTURE = {
+    "highlight": "picture outlines the node",
+    "edge_labels": "picture labels the arrows",
+}
+
+
+def _check_trace(trace: object, function: str) -> None:
+    if isinstance(trace, Trace):
+        return
+    if isinstance(trace, torch.Tensor):
+        raise TypeError(VIEW_MESSAGES.say("got a tensor", function=function))
+    raise TypeError(VIEW_MESSAGES.say("not a trace", function=function, kind=type(trace).__name__))
+
+
+def _checked_names(names: object) -> Names:
+    """``names`` if it is a dict of tensors (or modules) or pairs of a name and a tensor; the
+    pairs as a list (a generator can be read once only); else an error that says what to pass."""
+    if names is None or isinstance(names, Mapping):
+        pairs = [] if names is None else list(names.items())
+    elif isinstance(names, torch.Tensor | str) or not isinstance(names, Iterable):
+        pairs = None
+    else:
+        pairs = list(names)
+    good = pairs is not None and all(
+        isinstance(pair, tuple | list)
+        and len(pair) == 2
+        and isinstance(pair[1], torch.Tensor | torch.nn.Module)  # a module names its parameters
+        for pair in pairs
+    )
+    if not good:
+        raise TypeError(VIEW_MESSAGES.say("bad names", kind=_kind(names)))
+    return names if isinstance(names, Mapping) else pairs
+
+
+def _check_options(options: dict[str, Any], function: str) -> None:
+    for option, why in SET_BY_EACH_PICTURE.items():
+        if option in options:
+            reason = VIEW_MESSAGES.say(why)
+            message = VIEW_MESSAGES.say(
+                "set by each picture", function=function, option=option, reason=reason
+            )
+            raise TypeError(message)
+    known = set(inspect.signature(graph.draw).parameters) - {"output", "names"}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        allowed = ", ".join(sorted(known - set(SET_BY_EACH_PICTURE)))
+        message = VIEW_MESSAGES.say(
+            "unknown option", function=function, option=unknown[0], allowed=allowed
+        )
+        raise TypeError(message)
+
+
+def _kind(value: object) -> str:
+    if isinstance(value, torch.Tensor):
+        return VIEW_MESSAGES.say("kind tensor")
+    if isinstance(value, Mapping | list | tuple):
+        return VIEW_MESSAGES.say("kind unpaired", type=type(value).__name__)
+    return VIEW_MESSAGES.say("kind other", type=type(value).__name__)
+
+
+# --- small pieces ------------------------------------------------------------------------------
+
+
+def _inline_svg(svg: str) -> str:
+    # Graphviz starts with an XML declaration and a DOCTYPE, which do not belong inside HTML.
+    return svg[svg.index("<svg") :].strip()
+
+
+def _image(svg: str) -> str:
+    source = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
+    return f"<img src='{source}' alt='{html.escape(VIEW_MESSAGES.say('picture'))}'>"

@@ -216,6 +216,26 @@ def test_a_non_scalar_output_takes_grad_output():
         compare(y, {"w": torch.tensor([3.0, 3.0])})
 
 
+def test_one_right_gradient_is_one_and_the_tolerance_reads_as_written():
+    net = Net()
+    verdict = net.compare({"w2": net.by_hand()["w2"]}).verdict()
+    assert verdict == (
+        "The gradient of w2 is right: it equals autograd's to within 1e-4 of its largest value."
+    )
+
+
+def test_a_gradient_held_by_two_variables_shows_both_names():
+    net = Net()
+    h, h_relu, loss = net.h, net.h_relu, net.loss  # noqa: F841 - named as a notebook names them
+    with torch.no_grad():
+        grad_h_relu = 2.0 * (net.y_pred - net.y) @ net.w2.T
+        grad_h = grad_h_relu  # no clone: the mask below changes grad_h_relu too
+        grad_h[h < 0] = 0
+    result = compare(loss, {"h_relu": grad_h_relu, "h": grad_h})
+    assert result["h_relu"].yours == "grad_h = grad_h_relu"
+    assert result.first_wrong == "h_relu"
+
+
 def test_tensor_keys_are_named_as_the_code_names_them():
     w = torch.tensor([1.0, 2.0], requires_grad=True)
     loss = (w * w).sum()

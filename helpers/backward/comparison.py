@@ -228,7 +228,10 @@ def _tensors_compared(
             raise ValueError(MESSAGES.say("needs no grad", name=name))
         tensors[name] = tensor
         yours[name] = _as_gradient(name, gradient)
-        your_names[name] = next((n for n, t in named if t is gradient), None)
+        # Every variable holding it: two names for one tensor (grad_h = grad_h_relu, masked in
+        # place) is often the very mistake.
+        holding = list(dict.fromkeys(n for n, t in named if t is gradient))
+        your_names[name] = " = ".join(holding) if holding else None
     return tensors, yours, your_names
 
 
@@ -553,6 +556,13 @@ def _headers() -> tuple[str, ...]:
     return tuple(MESSAGES.say(key) for key in keys)
 
 
+def _power_of_ten(number: float) -> str:
+    """1e-4 as a learner writes it (Python's format gives 0.0001 or 1e-04)."""
+    mantissa, exponent = f"{number:e}".split("e")
+    mantissa = mantissa.rstrip("0").rstrip(".")
+    return f"{mantissa}e{int(exponent)}"
+
+
 def _listed(names: Sequence[str]) -> str:
     """``a``, ``a and b``, ``a, b and c`` (a、b 和 c)."""
     if len(names) < 2:
@@ -563,8 +573,10 @@ def _listed(names: Sequence[str]) -> str:
 
 def _verdict(comparison: Comparison) -> str:
     checks = comparison.checks
-    tolerance = format_number(max(check.tolerance for check in checks))
+    tolerance = _power_of_ten(max(check.tolerance for check in checks))
     if comparison.all_right:
+        if len(checks) == 1:
+            return MESSAGES.say("one right", name=checks[0].name, tolerance=tolerance)
         return MESSAGES.say("all right", count=len(checks), tolerance=tolerance)
     first = comparison[comparison.first_wrong]
     if first.yours:

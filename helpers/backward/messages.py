@@ -639,6 +639,11 @@ _COMPARE_TEXTS = {
     "and": {"en": "{first} and {last}", "zh": "{first} 和 {last}"},
     "then": {"en": "{first} {second}", "zh": "{first}{second}"},
     # --- the verdict under the table
+    "one right": {
+        "en": "The gradient of {name} is right: it equals autograd's to within {tolerance} of its "
+        "largest value.",
+        "zh": "{name} 的梯度是对的：它与 autograd 的相同，差别不超过其最大值的 {tolerance}。",
+    },
     "all right": {
         "en": "All {count} gradients are right: each equals autograd's to within {tolerance} of "
         "its largest value.",

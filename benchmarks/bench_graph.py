@@ -40,8 +40,8 @@ from contextlib import contextmanager
 
 import torch
 
-from helpers._graphviz import render
 from helpers.graph import DEFAULT_MAX_NODES, NODES_SAFE_TO_SEE, GraphTooLarge, draw
+from helpers.graph.render import render
 
 COMPARED_SIZES = (10, 30, 100, 300)
 DEEP_SIZES = (1000, 3000)

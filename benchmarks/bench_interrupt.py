@@ -1,7 +1,7 @@
 """How long does Jupyter's *Interrupt kernel* take to stop a cell, in a real kernel?
 
 A slow render: a picture predicted to take Graphviz more than half a second is laid out in a
-child process (helpers._graphviz). This starts a kernel, has it render DOT that takes Graphviz
+child process (helpers.graph.render). This starts a kernel, has it render DOT that takes Graphviz
 about a minute (the slow source of tests/test_graphviz.py), interrupts it two seconds in, and
 measures until the cell's error reply arrives; then checks that a variable defined before is
 still there. The first interrupt of a kernel is the slowest: IPython loads what it formats

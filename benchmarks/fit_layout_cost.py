@@ -1,6 +1,6 @@
 """Measure how long Graphviz's dot takes on the graphs a learner builds, and refit the cost model.
 
-`helpers._graph_layout.plan` estimates a picture's layout time before dot runs, from its
+`helpers.graph.layout.plan` estimates a picture's layout time before dot runs, from its
 `LayoutSize` (HTML tables, labels, points and segments of arrows, the sum over rows of their
 width squared, the work of ordering rows whose arrows could cross, and the placement search's
 size where dot searches), with the constants at the top of that module. Those decide where a
@@ -57,16 +57,16 @@ from bench_graph import chain as tanh_chain  # noqa: E402
 from bench_graph import loss_total  # noqa: E402
 from bench_graph import shared_weight_chain as shared_weight  # noqa: E402
 
-from helpers import _graph_model  # noqa: E402
-from helpers._graph_layout import LayoutSize, estimated_seconds  # noqa: E402
-from helpers._graph_model import walk  # noqa: E402
-from helpers._graphviz import _RENDERER  # noqa: E402
 from helpers.graph import build, plan_layout, to_dot  # noqa: E402
+from helpers.graph import model as graph_model  # noqa: E402
+from helpers.graph.layout import LayoutSize, estimated_seconds  # noqa: E402
+from helpers.graph.model import walk  # noqa: E402
+from helpers.graph.render import _RENDERER  # noqa: E402
 
 # The corpus times Graphviz on pictures of up to about 16,000 Nodes, more than the helpers look
 # at for a learner (NODES_SAFE_TO_SEE): this script walks them all. Safe where the main thread's
 # stack is 8 MB (Linux, macOS), where PyTorch frees a chain of 35,000 seen Nodes before crashing.
-_graph_model.NODES_SAFE_TO_SEE = 20_000
+graph_model.NODES_SAFE_TO_SEE = 20_000
 
 MEASUREMENTS = Path(__file__).with_name("layout_cost_measurements.json")
 SAFETY = 1.1  # the fitted estimate is at least this many times every measured time
@@ -303,7 +303,7 @@ def source_of(made: Output | Named, variant: str) -> tuple[int, LayoutSize, bool
 
 CHILD = """
 import sys, time
-from helpers._graphviz import _RENDERER
+from helpers.graph.render import _RENDERER
 _RENDERER.render("digraph { a -> b }", "svg")  # fonts and plugins loaded before the clock runs
 source = sys.stdin.read()
 start = time.perf_counter()
@@ -373,7 +373,7 @@ def save(cases: dict[str, Case]) -> None:
 
 # --- the fit -----------------------------------------------------------------------------------
 
-# The terms of the estimate, each with its constant in _graph_layout.py.
+# The terms of the estimate, each with its constant in helpers/graph/layout.py.
 CONSTANTS = (
     "SECONDS_TO_START",
     "SECONDS_PER_TABLE",
@@ -501,7 +501,7 @@ def main() -> None:
     print("\nWith the constants in use:")
     table(listed, lambda case: estimated_seconds(case.size, case.search_placement))
     fitted = fit(listed)
-    print("\nRefitted constants, for helpers/_graph_layout.py:")
+    print("\nRefitted constants, for helpers/graph/layout.py:")
     for name, constant in zip(CONSTANTS, fitted, strict=True):
         print(f"{name} = {constant:.2g}")
     table(listed, lambda case: float(np.dot(terms(case), fitted)))

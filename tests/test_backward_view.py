@@ -13,7 +13,6 @@ from nbclient import NotebookClient
 from speaks import assert_speaks_chinese
 from torch.utils.checkpoint import checkpoint
 
-from helpers import _graph_model as graph_captions
 from helpers import backward_view, graph
 from helpers.backward import Step, Trace, trace
 from helpers.backward_view import (
@@ -24,6 +23,7 @@ from helpers.backward_view import (
     table_html,
     table_text,
 )
+from helpers.graph import model as graph_captions
 from helpers.language import speaking
 
 

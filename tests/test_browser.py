@@ -38,7 +38,7 @@ from local_lab import (
 
 from helpers import speaking
 from helpers.exercises import check
-from helpers.graph import HIGHLIGHT_COLOUR
+from helpers.graph.dot import HIGHLIGHT_COLOUR
 from tools.notebooks import all_notebooks
 from tools.set_repository import language_of
 

@@ -16,9 +16,11 @@ import pytest
 import torch
 from deep_graphs import let_go_after
 
-from helpers import _graphviz, _seen_nodes, graph
-from helpers._graph_model import LEAF, OP, OUTPUT, SAVED, SUMMARY, TENSOR, format_number
+from helpers import _seen_nodes, graph
 from helpers.graph import GraphvizNotFound, build, draw, to_dot
+from helpers.graph.dot import BORDER, HIGHLIGHT_COLOUR
+from helpers.graph.model import LEAF, OP, OUTPUT, SAVED, SUMMARY, TENSOR, format_number
+from helpers.graph.render import render
 from tools.make_images import relu_example
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -464,7 +466,7 @@ def test_an_unnamed_tensor_with_one_line_is_a_plain_box_coloured_like_its_kind()
     assert [t.text for t in leaf_group.iter(f"{SVG}text")] == ["[[0.1, 0.1], [0.1, 0.1]]"]
     (outline,) = leaf_group.iter(f"{SVG}polygon")  # one box: filled, with the border colour
     colours = (outline.get("fill"), outline.get("stroke"))
-    assert colours == (graph.BOX_STYLES[LEAF].fill, graph.BORDER)
+    assert colours == (graph.BOX_STYLES[LEAF].fill, BORDER)
     weight = leaf.fn.variable
     named = draw(y, names={"weight": weight}).source
     assert "<B>weight</B>" in named  # a name (or a gradient) needs the table's cells
@@ -500,14 +502,14 @@ def test_highlight_outlines_the_box_of_a_node():
     accumulate_w = u.grad_fn.next_functions[0][0]
     source = draw(a, highlight=accumulate_w).source
     w_line = next(line for line in source.splitlines() if "<B>w</B>" in line)
-    assert graph.HIGHLIGHT_COLOUR in w_line
+    assert HIGHLIGHT_COLOUR in w_line
     others = [line for line in source.splitlines() if line != w_line]
-    assert not any(graph.HIGHLIGHT_COLOUR in line for line in others)
+    assert not any(HIGHLIGHT_COLOUR in line for line in others)
 
 
 def box_sizes(source: str) -> dict[str, tuple[str, str]]:
     """Width and height of every box as Graphviz lays it out (its "plain" output)."""
-    plain = _graphviz.render(source, "plain").decode()
+    plain = render(source, "plain").decode()
     return {f[1]: (f[4], f[5]) for f in map(str.split, plain.splitlines()) if f[0] == "node"}
 
 

@@ -1,4 +1,4 @@
-"""helpers._graph_layout: reference boxes, the spine, and the layout's cost known in advance.
+"""helpers.graph.cut and .layout: reference boxes, the spine, and the layout's cost beforehand.
 
 The graphs are the shapes a learner builds next (issue: "any graph a learner builds is drawn in
 about a second"): one weight reused at every step, a loss total kept across training steps, an
@@ -16,9 +16,6 @@ import pytest
 import torch
 
 from helpers import backward_view, graph
-from helpers._graph_layout import DETOUR_BUDGET, add_references, plan
-from helpers._graph_model import LEAF, OP, build_graph, describe, walk
-from helpers._graphviz import IN_PROCESS_SECONDS
 from helpers.backward import trace
 from helpers.graph import (
     DEFAULT_MAX_NODES,
@@ -30,6 +27,12 @@ from helpers.graph import (
     draw,
     plan_layout,
 )
+from helpers.graph import render as renderer
+from helpers.graph.cut import DETOUR_BUDGET, add_references
+from helpers.graph.dot import HIGHLIGHT_COLOUR
+from helpers.graph.layout import plan
+from helpers.graph.model import LEAF, OP, SUMMARY, build_graph, describe, walk
+from helpers.graph.render import IN_PROCESS_SECONDS
 from tools.make_images import relu_example
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -166,9 +169,7 @@ def test_highlighting_a_shared_leaf_outlines_it_and_its_references():
     accumulate_w = next(n.fn for n in model.nodes if n.title == "W")
     source = graph.to_dot(model, highlight=accumulate_w)
     w_ids = {n.id for n in model.nodes if n.title == "W"}
-    highlighted = {
-        line.split()[0] for line in source.splitlines() if graph.HIGHLIGHT_COLOUR in line
-    }
+    highlighted = {line.split()[0] for line in source.splitlines() if HIGHLIGHT_COLOUR in line}
     assert highlighted == w_ids
 
 
@@ -237,7 +238,7 @@ def test_with_default_options_every_picture_is_predicted_quick(case):
 def test_an_unlimited_request_too_big_to_lay_out_is_refused_before_graphviz_runs(monkeypatch):
     y = dense_pair(90)  # with a label on each of its 8,190 arrows: 45 s of layout, measured
     labels = every_arrow_labelled(y)
-    monkeypatch.setattr(graph._graphviz, "render", pytest.fail)  # Graphviz must not start
+    monkeypatch.setattr(renderer, "render", pytest.fail)  # Graphviz must not start
     with pytest.raises(GraphTooLarge) as refused:
         draw(y, max_nodes=None, edge_labels=labels)
     message = str(refused.value)
@@ -356,7 +357,7 @@ def test_a_caption_checks_what_it_offers_where_the_rest_of_the_graph_is_slower()
 def test_the_box_for_what_max_nodes_cut_off_is_never_repeated_as_a_tensor():
     model = build(residual_net(100), max_nodes=100)
     repeated = {r.same_as for r in references(model)}
-    assert all(box.kind != graph._graph_model.SUMMARY for box in model.nodes if box.id in repeated)
+    assert all(box.kind != SUMMARY for box in model.nodes if box.id in repeated)
     assert "more nodes" not in " ".join(model.notes[:1])
 
 
@@ -434,9 +435,9 @@ def test_labels_on_the_arrows_raise_the_estimate_and_send_the_picture_to_a_child
     labelled = draw(y, max_nodes=None, edge_labels=every_arrow_labelled(y))
     assert labelled.estimated_seconds > max(2.3, 2 * plain.estimated_seconds, IN_PROCESS_SECONDS)
     children = []
-    monkeypatch.setattr(graph._graphviz._RENDERER, "render", pytest.fail)
+    monkeypatch.setattr(renderer._RENDERER, "render", pytest.fail)
     monkeypatch.setattr(
-        graph._graphviz, "_render_in_child", lambda *args: children.append(args) or b"<svg/>"
+        renderer, "_render_in_child", lambda *args: children.append(args) or b"<svg/>"
     )
     labelled.svg()
     assert len(children) == 1

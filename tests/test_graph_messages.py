@@ -17,11 +17,12 @@ import pytest
 import torch
 from speaks import assert_speaks_chinese
 
-from helpers import _graphviz, graph
-from helpers._graph_layout import plan
-from helpers._graph_model import OP, SAVED, SUMMARY, build_graph, describe, walk
-from helpers._graphviz import GraphvizNotFound, LayoutTooSlow, RenderError, render
+from helpers import graph
 from helpers.graph import Drawing, GraphTooLarge, build, draw, to_dot
+from helpers.graph import render as renderer
+from helpers.graph.layout import plan
+from helpers.graph.model import OP, SAVED, SUMMARY, build_graph, describe, walk
+from helpers.graph.render import GraphvizNotFound, LayoutTooSlow, RenderError, render
 from helpers.language import get_language, speaking
 
 
@@ -181,13 +182,13 @@ def slow_source() -> str:
 
 @pytest.fixture
 def a_one_second_deadline(monkeypatch):
-    monkeypatch.setattr(_graphviz, "CHILD_SECONDS", -4)  # the parent waits CHILD_SECONDS + 5
+    monkeypatch.setattr(renderer, "CHILD_SECONDS", -4)  # the parent waits CHILD_SECONDS + 5
 
 
 def test_a_layout_stopped_for_time_says_so_in_chinese(a_one_second_deadline):
     error_in_chinese(LayoutTooSlow, render, slow_source(), "svg", estimated_seconds=60)
     with speaking("zh"):
-        assert_speaks_chinese(_graphviz.too_long())
+        assert_speaks_chinese(renderer.too_long())
 
 
 def test_a_drawing_stopped_for_time_says_what_to_draw_instead_in_chinese(a_one_second_deadline):
@@ -213,7 +214,7 @@ def test_a_render_interrupted_says_so_in_chinese():
             render(source, "svg", estimated_seconds=60)
         finally:
             interrupt.cancel()
-    assert str(stopped.value) == _graphviz.INTERRUPTED["zh"]
+    assert str(stopped.value) == renderer.INTERRUPTED["zh"]
     assert_speaks_chinese(str(stopped.value))
 
 
@@ -237,7 +238,7 @@ def test_a_format_graphviz_cannot_draw_says_so_in_chinese():
 @pytest.mark.skipif(sys.platform == "win32", reason="a process cannot send itself SIGSEGV there")
 def test_graphviz_crashing_says_so_in_chinese(monkeypatch):
     crash = "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"
-    monkeypatch.setattr(_graphviz, "_child_command", lambda fmt: [sys.executable, "-c", crash])
+    monkeypatch.setattr(renderer, "_child_command", lambda fmt: [sys.executable, "-c", crash])
     text = error_in_chinese(RenderError, Drawing("digraph { a -> b }").svg)
     assert "SIGSEGV" in text
 
@@ -389,7 +390,7 @@ def test_a_text_too_long_to_draw_says_its_length_in_chinese():
 
 def test_a_child_process_is_told_the_language_to_speak():
     with speaking("zh"):
-        command = _graphviz._child_command("svg")
+        command = renderer._child_command("svg")
     child = subprocess.run(command, input=b"digraph { a -> }", capture_output=True, timeout=60)
     said = child.stderr.decode("utf-8").strip().splitlines()[-1]
     assert child.returncode == 1

@@ -1,12 +1,12 @@
-"""helpers/_graph_model.py: what the boxes say about unusual tensors, and what a cut leaves out."""
+"""helpers/graph/model.py: what the boxes say about unusual tensors, and what a cut leaves out."""
 
 import warnings
 
 import pytest
 import torch
 
-from helpers._graph_model import NODES_SAFE_TO_SEE, build_graph, describe, walk
 from helpers.graph import build
+from helpers.graph.model import NODES_SAFE_TO_SEE, build_graph, describe, walk
 
 
 def nested(*lengths: int) -> torch.Tensor:

@@ -7,8 +7,9 @@ import pytest
 import torch
 from torch import nn
 
-from helpers._graph_model import OP, build_graph
-from helpers._graph_modules import (
+from helpers._recording import recording
+from helpers.graph.model import OP, build_graph
+from helpers.graph.modules import (
     MODULE,
     MOST_BOXES,
     count_boxes,
@@ -17,7 +18,6 @@ from helpers._graph_modules import (
     format_count,
     modules_of,
 )
-from helpers._recording import recording
 from helpers.language import speaking
 
 

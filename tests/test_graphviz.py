@@ -1,4 +1,4 @@
-"""helpers._graphviz: rendering in this process, in a child process, and stopping it.
+"""helpers.graph.render: rendering in this process, in a child process, and stopping it.
 
 The promise tested last: a render that runs long is stopped by Jupyter's *Interrupt kernel*
 within about two seconds, and the kernel keeps its variables. It is tested in a real kernel.
@@ -19,11 +19,11 @@ from typing import Any
 import pytest
 import torch
 
-from helpers import _graphviz
-from helpers._graph_layout import plan
-from helpers._graph_model import build_graph
-from helpers._graphviz import IN_PROCESS_SECONDS, RenderError, render
 from helpers.graph import Drawing, draw, to_dot
+from helpers.graph import render as renderer
+from helpers.graph.layout import plan
+from helpers.graph.model import build_graph
+from helpers.graph.render import IN_PROCESS_SECONDS, RenderError, render
 
 
 def chain(layers: int) -> torch.Tensor:
@@ -53,7 +53,7 @@ def test_pictures_rendered_in_one_process_match_a_fresh_renderer(monkeypatch):
     source = draw(chain(3)).source
     first = render(source, "svg")
     assert render(source, "svg") == first  # the Graphviz context is reused, not worn
-    monkeypatch.setattr(_graphviz, "_RENDERER", _graphviz._InProcessRenderer())
+    monkeypatch.setattr(renderer, "_RENDERER", renderer._InProcessRenderer())
     assert render(source, "svg") == first
 
 
@@ -99,7 +99,7 @@ def test_a_slow_picture_is_rendered_in_a_child_process_with_the_same_result(star
     started.clear()  # nothing before counts
     assert render(source, "svg", estimated_seconds=IN_PROCESS_SECONDS + 1) == in_process
     assert render(source, "png", estimated_seconds=IN_PROCESS_SECONDS + 1).startswith(b"\x89PNG")
-    assert len(started) == 2 and started[0][1:3] == ["-m", "helpers._graphviz"]
+    assert len(started) == 2 and started[0][1].endswith("render.py")
 
 
 def test_a_drawing_predicted_slow_renders_in_a_child_process(started):
@@ -116,16 +116,20 @@ def test_a_child_that_fails_says_so():
 
 
 def test_a_child_that_runs_too_long_is_stopped_by_its_parent(monkeypatch):
-    monkeypatch.setattr(_graphviz, "CHILD_SECONDS", -4)  # the parent waits CHILD_SECONDS + 5
+    monkeypatch.setattr(renderer, "CHILD_SECONDS", -4)  # the parent waits CHILD_SECONDS + 5
     started = time.monotonic()
-    with pytest.raises(_graphviz.LayoutTooSlow, match="did not finish"):
+    with pytest.raises(renderer.LayoutTooSlow, match="did not finish"):
         render(slow_source(), "svg", estimated_seconds=60)
     assert time.monotonic() - started < 10
 
 
-CHILD_WITH_A_SHORT_DEADLINE = """
-import sys
-import helpers._graphviz as renderer
+# The child's module loaded from its file, as the child runs it: importing the package would
+# import torch first, and take seconds of the ten the test allows.
+CHILD_WITH_A_SHORT_DEADLINE = f"""
+import importlib.util, sys
+spec = importlib.util.spec_from_file_location("render", {renderer.__file__!r})
+renderer = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(renderer)
 renderer.CHILD_SECONDS = 1
 sys.exit(renderer._child_main("svg"))
 """
@@ -147,7 +151,7 @@ def test_a_child_stops_itself_at_its_deadline_even_inside_graphviz():
 def test_a_child_ends_on_sigint_even_inside_graphviz():
     # Interrupt kernel signals the kernel's process group, the child with it.
     child = subprocess.Popen(
-        [sys.executable, "-m", "helpers._graphviz", "svg"],
+        renderer._child_command("svg"),
         stdin=subprocess.PIPE,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -165,11 +169,11 @@ def test_a_child_ends_on_sigint_even_inside_graphviz():
 
 def test_a_render_stopped_for_time_says_to_draw_a_smaller_part(monkeypatch):
     def too_slow(*args):
-        raise _graphviz.LayoutTooSlow(_graphviz.too_long())
+        raise renderer.LayoutTooSlow(renderer.too_long())
 
-    monkeypatch.setattr(_graphviz, "_render_in_child", too_slow)
+    monkeypatch.setattr(renderer, "_render_in_child", too_slow)
     drawing = draw(chain(1000), max_nodes=None)
-    with pytest.raises(_graphviz.LayoutTooSlow, match=r"max_nodes=.*\.source"):
+    with pytest.raises(renderer.LayoutTooSlow, match=r"max_nodes=.*\.source"):
         drawing.svg()
 
 
@@ -183,19 +187,19 @@ def test_dot_of_ones_own_is_rendered_in_a_child_process_with_the_same_result(sta
     in_process = render(source, "svg")
     started.clear()
     assert Drawing(source).svg() == in_process.decode("utf-8")
-    assert len(started) == 1 and started[0][1:3] == ["-m", "helpers._graphviz"]
+    assert len(started) == 1 and started[0][1].endswith("render.py")
 
 
 @pytest.mark.skipif(sys.platform == "win32", reason="a process cannot send itself SIGSEGV there")
 def test_a_child_that_crashes_is_an_error_that_names_the_signal(monkeypatch):
     crash = "import os, signal; os.kill(os.getpid(), signal.SIGSEGV)"
-    monkeypatch.setattr(_graphviz, "_child_command", lambda fmt: [sys.executable, "-c", crash])
+    monkeypatch.setattr(renderer, "_child_command", lambda fmt: [sys.executable, "-c", crash])
     with pytest.raises(RenderError, match=r"Graphviz crashed on this DOT \(SIGSEGV\).*\.source"):
         Drawing("digraph { a -> b }").svg()
 
 
 def test_dot_that_crashes_graphviz_is_an_error_and_this_process_lives_on():
-    command = _graphviz._child_command("svg")
+    command = renderer._child_command("svg")
     check = subprocess.run(command, input=CRASHING_DOT.encode(), capture_output=True, timeout=60)
     if check.returncode >= 0:
         pytest.skip("this Graphviz does not crash on the DOT that pygraphviz 2.0.4's wheel does")
@@ -208,10 +212,10 @@ def test_dot_that_crashes_graphviz_is_an_error_and_this_process_lives_on():
 
 def test_dot_of_ones_own_stopped_for_time_gives_no_advice_about_draw(monkeypatch):
     def too_slow(*args):
-        raise _graphviz.LayoutTooSlow(_graphviz.too_long())
+        raise renderer.LayoutTooSlow(renderer.too_long())
 
-    monkeypatch.setattr(_graphviz, "_render_in_child", too_slow)
-    with pytest.raises(_graphviz.LayoutTooSlow) as stopped:
+    monkeypatch.setattr(renderer, "_render_in_child", too_slow)
+    with pytest.raises(renderer.LayoutTooSlow) as stopped:
         Drawing("digraph { a -> b }").svg()
     assert "max_nodes" not in str(stopped.value) and ".source" in str(stopped.value)
 
@@ -238,7 +242,7 @@ import os
 children = [
     line.split()[0]
     for line in os.popen("ps -o pid=,args= --ppid " + str(os.getpid())).read().splitlines()
-    if "helpers._graphviz" in line
+    if "render.py" in line
 ]
 print(children)
 """
@@ -337,7 +341,7 @@ def test_interrupt_kernel_stops_a_long_render_and_the_kernel_keeps_its_variables
         reply, stopped_after = interrupt_a_render(manager, client)
         assert reply["content"]["status"] == "error"
         assert reply["content"]["ename"] == "KeyboardInterrupt"
-        assert reply["content"]["evalue"] == _graphviz.INTERRUPTED["en"]
+        assert reply["content"]["evalue"] == renderer.INTERRUPTED["en"]
         # Stopped, not finished: the layout takes about a minute. The bound leaves room for a
         # machine whose cores are all busy (2.1 s was seen with both of two cores taken).
         assert stopped_after < 15

@@ -30,7 +30,6 @@ from dataclasses import dataclass, replace
 import torch
 from torch.autograd.graph import Node
 
-from helpers._graph_model import format_number
 from helpers.backward.engine import (
     _backward_by_hand,
     _consumers_of_each_node,
@@ -41,6 +40,7 @@ from helpers.backward.messages import COMPARE_MESSAGES as MESSAGES
 from helpers.backward.refusals import _friendly_errors, _refuse_nested_tensors, _seed
 from helpers.backward.table import grid_html, grid_text
 from helpers.graph import resolve_names
+from helpers.graph.model import format_number
 
 __all__ = ["Comparison", "GradientCheck", "compare", "tolerance_of"]
 

@@ -23,10 +23,10 @@ import torch
 from torch.autograd.function import BackwardCFunction
 from torch.autograd.graph import GradientEdge, Node, get_gradient_edge
 
-from helpers._graph_model import gradient_edge, walk, why_nodes_safe_to_see
 from helpers.backward.gradients import Gradients
 from helpers.backward.messages import MESSAGES
 from helpers.graph import NODES_SAFE_TO_SEE
+from helpers.graph.model import gradient_edge, walk, why_nodes_safe_to_see
 
 
 def _backward_by_hand(

@@ -45,7 +45,7 @@ class GradientSummary:
     norm: float
     largest: float
     digest: bytes
-    is_nested: bool = False  # read by helpers._graph_model.describe, as of a tensor
+    is_nested: bool = False  # read by helpers.graph.model.describe, as of a tensor
 
     def numel(self) -> int:
         return math.prod(self.shape)

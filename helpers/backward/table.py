@@ -17,12 +17,12 @@ from collections.abc import Iterable, Mapping, Sequence
 import torch
 from torch.autograd.graph import Node
 
-from helpers._graph_model import describe, gradient_edge
 from helpers.backward.engine import _short_name
 from helpers.backward.gradients import GradientSummary, _same_bits
 from helpers.backward.messages import VIEW_MESSAGES
 from helpers.backward.records import Step
 from helpers.graph import resolve_names
+from helpers.graph.model import describe, gradient_edge
 
 # A table longer than this shows its first and last rows only.
 MAX_ROWS = 60

@@ -14,7 +14,6 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 import torch
 from torch.autograd.graph import Node
 
-from helpers._graph_model import describe
 from helpers.backward import table
 from helpers.backward.engine import _consumers_of_each_node, _edge, _short_name
 from helpers.backward.gradients import _version
@@ -22,6 +21,7 @@ from helpers.backward.records import Step, TracedValue
 from helpers.backward.refusals import _check_before_tracing, _friendly_errors, _seed
 from helpers.backward.watching import _watching
 from helpers.graph import resolve_names
+from helpers.graph.model import describe
 
 
 def trace(

@@ -30,7 +30,6 @@ import torch
 from torch.autograd.graph import Node
 
 from helpers import graph
-from helpers._graph_model import LEAF, SAVED, TENSOR_KINDS, caption
 from helpers.backward.gradients import GradientSummary
 from helpers.backward.messages import VIEW_MESSAGES
 from helpers.backward.table import (
@@ -45,6 +44,7 @@ from helpers.backward.table import (
     as_text,
 )
 from helpers.backward.tracing import Trace
+from helpers.graph.model import LEAF, SAVED, TENSOR_KINDS, caption
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
 

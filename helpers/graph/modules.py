@@ -14,7 +14,7 @@ its module. This module reads that off the boxes of a `Graph` and
   from the model down, while the picture keeps to about `MOST_BOXES` boxes; ``expand=`` names
   modules drawn whole inside the rest.
 
-Like `helpers._graph_layout` it works on the model only (boxes, arrows, their ids); what a box
+Like `helpers.graph.layout` it works on the model only (boxes, arrows, their ids); what a box
 says comes from `CAPTIONS`, and `helpers.graph` draws frames and module boxes.
 """
 
@@ -27,7 +27,8 @@ from dataclasses import dataclass, field, replace
 
 import torch
 
-from helpers._graph_model import (
+from helpers._recording import MADE_BY, MadeBy
+from helpers.graph.model import (
     OP,
     SUMMARY,
     TENSOR_KINDS,
@@ -36,7 +37,6 @@ from helpers._graph_model import (
     GraphNode,
     format_number,
 )
-from helpers._recording import MADE_BY, MadeBy
 from helpers.language import Catalogue
 
 MODULE = "module"  # a folded module (or run of repeated modules): one box

@@ -4,9 +4,9 @@
 ``next_functions``) and returns a `Graph` of small dataclasses. Boxes hold formatted strings in
 named fields (``value``, ``grad``, ``notes``), never tensors; a box that stands for an autograd
 Node keeps that Node in ``fn``, so a drawing can point at it (``highlight=``, ``edge_labels=`` in
-`helpers.graph.draw`). How the picture is laid out lives in `helpers._graph_layout`, drawing the
-model as DOT in `helpers.graph`: each part can be tested alone, and `helpers.backward_view` draws
-many frames over one model.
+`helpers.graph.draw`). What a picture leaves out is `helpers.graph.cut`, how it is laid out
+`helpers.graph.layout`, the model as DOT `helpers.graph.dot`: each part can be tested alone, and
+`helpers.backward_view` draws many frames over one model.
 
 The picture follows a blackboard: every tensor worth naming is a box with its value and gradient,
 every operation is a box with PyTorch's name for its backward Node (``MulBackward0``). A named
@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import math
 import weakref
-from collections import deque
+from collections import defaultdict, deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -157,7 +157,7 @@ _CAPTION_TEXTS = {
         "en": "{more:,} more saved tensor not drawn",
         "zh": "另有 {more:,} 个保存的张量没有画出",
     },
-    # A text too long for Graphviz, cut (see helpers.graph.LONGEST_TEXT).
+    # A text too long for Graphviz, cut (see helpers.graph.dot.LONGEST_TEXT).
     "text cut": {
         "en": "{text}… ({length:,} characters)",
         "zh": "{text}…（共 {length:,} 个字符）",
@@ -207,8 +207,8 @@ class GraphNode:
     notes: list[str] = field(default_factory=list)  # "view of x", saved attributes, ...
     tooltip: str = ""
     fn: Any = None  # the autograd Node this box stands for (op and leaf boxes), else None
-    # A reference box repeats another box (a tensor used in many places, see
-    # helpers._graph_layout): the id of the box drawn in full, which holds the value and gradient.
+    # A reference box repeats another box (a tensor used in many places, see helpers.graph.cut):
+    # the id of the box drawn in full, which holds the value and gradient.
     same_as: str | None = None
     # A weak reference to the tensor a tensor box shows (None for other boxes): a picture of a
     # recorded backward pass shows its value as the pass saw it (helpers.backward_view).
@@ -244,7 +244,7 @@ class Graph:
     # Nodes found but not walked through, in a graph of more than NODES_SAFE_TO_SEE Nodes: the
     # walk stopped, and more may lie beyond. Neither drawn nor in hidden; counted in total_nodes.
     found_beyond: int = 0
-    # Frames round the boxes of each module drawn whole (helpers._graph_modules.Frame).
+    # Frames round the boxes of each module drawn whole (helpers.graph.modules.Frame).
     frames: list[Any] = field(default_factory=list)
 
     @property
@@ -281,9 +281,9 @@ class Graph:
 def is_one_line_box(node: GraphNode) -> bool:
     """A tensor's box of one line of plain text: an unnamed value, or a reference's bare name.
 
-    `helpers.graph` draws it as a plain Graphviz box, at a fraction of the layout cost of the
+    `helpers.graph.dot` draws it as a plain Graphviz box, at a fraction of the layout cost of the
     HTML table every other tensor box is (a benchmark's unnamed weights and every reference box
-    are such boxes); `helpers._graph_layout` counts the tables for its estimate.
+    are such boxes); `helpers.graph.layout` counts the tables for its estimate.
     """
     if node.kind not in TENSOR_KINDS:
         return False
@@ -634,3 +634,50 @@ def _format_value(value: Any) -> str:
     if isinstance(value, torch.Tensor):
         return describe(value)
     return " ".join(str(value).split())  # one line, whatever the object's repr
+
+
+# --- the shape of a picture: plain graph arithmetic on box ids -----------------------------------
+
+
+def inputs_and_consumers(
+    edges: list[GraphEdge],
+) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
+    """Each box's inputs and each box's consumers, once each (x * x joins x to it once), in the
+    order of the arrows."""
+    inputs: dict[str, list[str]] = defaultdict(list)
+    consumers: dict[str, list[str]] = defaultdict(list)
+    for source, target in dict.fromkeys((edge.source, edge.target) for edge in edges):
+        inputs[target].append(source)
+        consumers[source].append(target)
+    return inputs, consumers
+
+
+def topological(
+    ids: list[str], inputs: dict[str, list[str]], consumers: dict[str, list[str]]
+) -> list[str]:
+    """The box ids with every arrow's source before its target (Kahn's algorithm)."""
+    waiting = {box: len(inputs.get(box, ())) for box in ids}
+    order = [box for box in ids if waiting[box] == 0]
+    for box in order:  # the list grows while it is read
+        for target in consumers.get(box, ()):
+            waiting[target] -= 1
+            if waiting[target] == 0:
+                order.append(target)
+    return order
+
+
+def heights(
+    order: list[str], consumers: dict[str, list[str]], stretch: dict[tuple[str, str], int]
+) -> dict[str, int]:
+    """Each box's row counted from the bottom, every box as low as its arrows let it go.
+
+    That is where dot puts a box with no inputs (a leaf): just above its highest use, so the
+    arrows of a leaf used at many steps span from there down to each use.
+    """
+    height: dict[str, int] = {}
+    for box in reversed(order):
+        highest = 0
+        for target in consumers.get(box, ()):
+            highest = max(highest, height[target] + stretch.get((box, target), 1))
+        height[box] = highest
+    return height

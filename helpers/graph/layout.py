@@ -2,13 +2,8 @@
 
 Graphviz's ``dot`` puts every box on a row (a rank) and routes an arrow that spans several rows
 through an invisible point on each row between its ends; its slowest pass then places all those
-points side by side. One tensor used at every step of an unrolled loop (an RNN's weight, a model's
-parameters in a loss kept across training steps) sends arrows across the whole picture: 100 uses
-of one weight made 9,702 such points for 202 boxes, and a minute of layout. So, before any DOT is
-written, this module
+points side by side. So, before any DOT is written, this module
 
-- draws a tensor used far and wide as **reference boxes**: the tensor in full once, and beside
-  each far use a dashed box with its name standing for the same tensor (`add_references`);
 - chooses the **spine**, the arrows pulled straight so that the computation reads as a column
   with its side branches beside it, stretched where a side branch needs the room (`plan`);
 - **estimates the seconds** the layout will take (`LayoutSize`, `estimated_seconds`), so that a
@@ -21,29 +16,23 @@ Everything here works on box ids and arrows, not on PyTorch: it is plain graph a
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
 from collections.abc import Collection
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
-from helpers._graph_model import (
+from helpers.graph.model import (
     LEAF,
-    OP,
     SAVED,
     SUMMARY,
     TENSOR_KINDS,
     Graph,
-    GraphEdge,
     GraphNode,
-    caption,
+    heights,
+    inputs_and_consumers,
     is_one_line_box,
+    topological,
 )
 
-# A box whose arrows would together cross more than this many rows, beyond the one each arrow
-# needs, is drawn as reference boxes wherever an arrow would cross more than REACH rows. A
-# residual connection (one arrow over three or four rows) stays an arrow; a weight used at a
-# hundred steps does not.
-DETOUR_BUDGET = 12
-REACH = 2
 # Boxes that never carry the spine: they feed the computation from the side.
 OFF_SPINE = (LEAF, SAVED, SUMMARY)
 # Graphviz's time to lay out and write a picture, in seconds: the sum of these constants times
@@ -117,78 +106,6 @@ class LayoutSize:
         return self.points + self.segments
 
 
-def add_references(graph: Graph) -> tuple[Graph, dict[str, int]]:
-    """The graph with far-reaching arrows drawn from reference boxes, and the uses per box.
-
-    Returns the new graph (the input is not changed) and, for each box that now has references,
-    how many arrows leave it in total (its uses), for the caption.
-    """
-    by_source: dict[str, list[GraphEdge]] = defaultdict(list)
-    for edge in graph.edges:
-        by_source[edge.source].append(edge)
-    kind = {node.id: node.kind for node in graph.nodes}
-    # Tensors and Nodes get references; "… N more nodes" and saved tensors are no such thing.
-    shared = {
-        source: edges
-        for source, edges in by_source.items()
-        if len(edges) > 1 and kind[source] not in (SUMMARY, SAVED)
-    }
-    if not shared:  # a chain, a tree: nothing is used twice, so nothing is repeated
-        return graph, {}
-    rows = _rows_placed_low(graph.nodes, graph.edges)
-    far: set[int] = set()  # id() of the arrows to replace
-    uses: dict[str, int] = {}
-    for source, edges in shared.items():
-        spans = [rows[edge.target] - rows[source] for edge in edges]
-        if sum(span - 1 for span in spans) > DETOUR_BUDGET:
-            far.update(id(e) for e, span in zip(edges, spans, strict=True) if span > REACH)
-            uses[source] = len(edges)
-    if not far:
-        return graph, {}
-    nodes = _marked(graph.nodes, set(uses))
-    box = {node.id: node for node in nodes}
-    edges = []
-    for edge in graph.edges:
-        if id(edge) not in far:
-            edges.append(edge)
-            continue
-        reference = _reference_to(box[edge.source], f"r{len(nodes) - len(graph.nodes)}")
-        nodes.append(reference)
-        edges.append(replace(edge, source=reference.id))
-    return replace(graph, nodes=nodes, edges=edges), uses
-
-
-def _marked(nodes: list[GraphNode], referenced: set[str]) -> list[GraphNode]:
-    """The boxes, with a mark on each referenced one whose title alone could mean another box.
-
-    A reference box shows only a title, which must say which box it repeats: an unnamed tensor
-    becomes "#1", an op "MmBackward0 #2" (a picture has many MmBackward0), and so does a name
-    two boxes share ("output" for two outputs, "weight" from two modules' parameters).
-    """
-    boxes_titled = Counter(node.title for node in nodes)
-    marked, count = [], 0
-    for node in nodes:
-        ambiguous = node.kind == OP or not node.title or boxes_titled[node.title] > 1
-        if node.id in referenced and ambiguous:
-            count += 1
-            title = f"{node.title} #{count}" if node.title else f"#{count}"
-            node = replace(node, title=title)
-        marked.append(node)
-    return marked
-
-
-def _reference_to(full: GraphNode, reference_id: str) -> GraphNode:
-    """A small box standing for ``full``: the same kind (so the same colour), its title only."""
-    return GraphNode(
-        reference_id,
-        full.kind,
-        full.title,
-        tooltip=caption("same Node" if full.kind == OP else "same tensor"),
-        fn=full.fn,
-        same_as=full.id,
-    )
-
-
 def plan(graph: Graph, labelled: Collection[tuple[str, str]] = ()) -> Plan:
     """Choose the spine of ``graph`` and estimate the seconds Graphviz will take to lay it out.
 
@@ -199,9 +116,9 @@ def plan(graph: Graph, labelled: Collection[tuple[str, str]] = ()) -> Plan:
     the spine instead of pushing the next step one column further out.
     """
     kind = {node.id: node.kind for node in graph.nodes}
-    inputs, consumers = _inputs_and_consumers(graph.edges)
+    inputs, consumers = inputs_and_consumers(graph.edges)
     uses = Counter(edge.source for edge in graph.edges)  # arrows leaving each box (x * x: two)
-    order = _topological(list(kind), inputs, consumers)
+    order = topological(list(kind), inputs, consumers)
     # One pass down the picture: each box's depth (the longest chain of boxes above it) and the
     # height of the branch above it that feeds nothing else (itself included).
     depth: dict[str, int] = {}
@@ -231,7 +148,7 @@ def plan(graph: Graph, labelled: Collection[tuple[str, str]] = ()) -> Plan:
         height = max((branch[s] for s in sides), default=1)
         if height > 1:
             stretch.update(((s, target), height) for s in carriers)
-    height = _heights(order, consumers, stretch)
+    height = heights(order, consumers, stretch)
     size = _size(graph, height, set(labelled))
     search = size.placement <= SEARCHED_PLACEMENT
     iterations = ITERATIONS_PER_BOX if len(kind) > LARGE_PICTURE else None
@@ -320,62 +237,6 @@ def _size(graph: Graph, height: dict[str, int], labelled: set[tuple[str, str]]) 
 
 
 def _is_table(node: GraphNode) -> bool:
-    """Whether `helpers.graph.to_dot` draws the box as an HTML table, whose text Graphviz
+    """Whether `helpers.graph.dot.to_dot` draws the box as an HTML table, whose text Graphviz
     measures cell by cell: every tensor's box but the one-line ones."""
     return node.kind in TENSOR_KINDS and not is_one_line_box(node)
-
-
-# --- graph arithmetic --------------------------------------------------------------------------
-
-
-def _inputs_and_consumers(
-    edges: list[GraphEdge],
-) -> tuple[dict[str, list[str]], dict[str, list[str]]]:
-    """Each box's inputs and each box's consumers, once each (x * x joins x to it once), in the
-    order of the arrows."""
-    inputs: dict[str, list[str]] = defaultdict(list)
-    consumers: dict[str, list[str]] = defaultdict(list)
-    for source, target in dict.fromkeys((edge.source, edge.target) for edge in edges):
-        inputs[target].append(source)
-        consumers[source].append(target)
-    return inputs, consumers
-
-
-def _topological(
-    ids: list[str], inputs: dict[str, list[str]], consumers: dict[str, list[str]]
-) -> list[str]:
-    """The box ids with every arrow's source before its target (Kahn's algorithm)."""
-    waiting = {box: len(inputs.get(box, ())) for box in ids}
-    order = [box for box in ids if waiting[box] == 0]
-    for box in order:  # the list grows while it is read
-        for target in consumers.get(box, ()):
-            waiting[target] -= 1
-            if waiting[target] == 0:
-                order.append(target)
-    return order
-
-
-def _heights(
-    order: list[str], consumers: dict[str, list[str]], stretch: dict[tuple[str, str], int]
-) -> dict[str, int]:
-    """Each box's row counted from the bottom, every box as low as its arrows let it go.
-
-    That is where dot puts a box with no inputs (a leaf): just above its highest use, so the
-    arrows of a leaf used at many steps span from there down to each use.
-    """
-    height: dict[str, int] = {}
-    for box in reversed(order):
-        highest = 0
-        for target in consumers.get(box, ()):
-            highest = max(highest, height[target] + stretch.get((box, target), 1))
-        height[box] = highest
-    return height
-
-
-def _rows_placed_low(nodes: list[GraphNode], edges: list[GraphEdge]) -> dict[str, int]:
-    """The row each box would get, counted from the top (see `_heights`)."""
-    inputs, consumers = _inputs_and_consumers(edges)
-    order = _topological([node.id for node in nodes], inputs, consumers)
-    height = _heights(order, consumers, {})
-    top = max(height.values(), default=0)
-    return {box: top - h for box, h in height.items()}

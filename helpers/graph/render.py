@@ -4,7 +4,7 @@ pygraphviz's wheels carry Graphviz itself, so no ``dot`` program is needed. In t
 picture costs no process start, which the notebooks' small pictures notice; but Graphviz's C code
 cannot be interrupted there (Jupyter's *Interrupt kernel* waits until it returns). A picture
 predicted to take longer than `IN_PROCESS_SECONDS` is therefore laid out by a child Python
-process (``python -m helpers._graphviz``) that the kernel waits for in a way an interrupt reaches:
+process (this file run as a program) that the kernel waits for in a way an interrupt reaches:
 the child is killed and the kernel keeps every variable. The child also stops itself after
 `CHILD_SECONDS`, whatever happens to its parent.
 
@@ -35,8 +35,9 @@ IN_PROCESS_SECONDS = 0.5
 # The child gives up after this long, so that no layout can run on unseen.
 CHILD_SECONDS = 120
 
-# What Graphviz's failures say to a learner. Graphviz's own words, quoted after "It said", stay
-# as Graphviz wrote them; the child process speaks the parent's language (see `_child_command`).
+# What a Drawing and Graphviz's failures say to a learner. Graphviz's own words, quoted after "It
+# said", stay as Graphviz wrote them; the child process speaks the parent's language (see
+# `_child_command`).
 # Keys are joined with "_": tests/test_messages.py takes two words in a raise for a sentence.
 _TEXTS = {
     "too_long": {
@@ -87,8 +88,44 @@ _TEXTS = {
         "或者安装 Graphviz（`apt-get install graphviz`、`brew install graphviz` 或 "
         "`conda install graphviz`）。在此之前，DOT 文本就在 .source 中。",
     },
+    # --- a Drawing: what it is, and where its DOT is when Graphviz fails it
+    "drawing_takes_text": {
+        "en": "Drawing takes DOT text (a str), and got {got}: draw(y) makes the Drawing of a "
+        "tensor's graph.",
+        "zh": "Drawing 需要 DOT 文本（一个 str），但收到的是 {got}：一个张量的计算图的 Drawing "
+        "由 draw(y) 来生成。",
+    },
+    "bad_suffix": {
+        "en": "Cannot save a drawing as {name!r}: use a .svg, .png or .dot name.",
+        "zh": "无法把绘图保存为 {name!r}：请用以 .svg、.png 或 .dot 结尾的文件名。",
+    },
+    "own_dot_too_slow": {
+        "en": "{error} The DOT text is in .source.",
+        "zh": "{error}DOT 文本在 .source 中。",
+    },
+    "too_slow": {
+        "en": "{error} Draw a smaller part of the graph, draw(y, max_nodes=...) with fewer nodes "
+        "than this picture has, or call draw(y) without max_nodes for a quick picture. The DOT "
+        "text is in .source.",
+        "zh": "{error}请画计算图的一小部分：用 draw(y, max_nodes=...)，节点比这张图少；"
+        "或者不带 max_nodes 调用 draw(y)，很快就能得到一张图。DOT 文本在 .source 中。",
+    },
+    "render_failed": {
+        "en": "{error} Its DOT text is in .source.",
+        "zh": "{error}它的 DOT 文本在 .source 中。",
+    },
+    "render_failed_svg_may_work": {
+        "en": "{error} Its DOT text is in .source. .svg() or saving as .svg or .dot may still "
+        "work.",
+        "zh": "{error}它的 DOT 文本在 .source 中。用 .svg()，或者存成 .svg 或 .dot 文件，"
+        "也许仍然可行。",
+    },
+    "drawing": {
+        "en": "<Drawing of an autograd graph: .source is its DOT text, .svg() renders it>",
+        "zh": "<自动求导计算图的绘图：.source 是它的 DOT 文本，.svg() 把它渲染出来>",
+    },
 }
-MESSAGES = Catalogue("helpers._graphviz", _TEXTS)
+MESSAGES = Catalogue("helpers.graph.render", _TEXTS)
 # The interrupted text in every language, as a test compares what a kernel reports with it.
 INTERRUPTED = MESSAGES.texts["interrupted"]
 
@@ -108,6 +145,60 @@ class RenderError(RuntimeError):
 
 class LayoutTooSlow(RenderError):
     """Graphviz was stopped after `CHILD_SECONDS` without finishing the layout."""
+
+
+class Drawing:
+    """A picture of an autograd graph: DOT text, rendered by Graphviz when asked.
+
+    ``estimated_seconds`` is how long the layout is expected to take; above half a second the
+    picture is rendered in a child process that Jupyter's *Interrupt kernel* can stop. DOT of
+    your own (``Drawing(text)``, no estimate) is rendered in a child process too: nobody knows
+    how long it takes, and where it makes Graphviz crash, you get an error, not a dead kernel.
+    """
+
+    def __init__(self, source: str, estimated_seconds: float | None = None) -> None:
+        if not isinstance(source, str):
+            raise TypeError(MESSAGES.say("drawing_takes_text", got=type(source).__name__))
+        self.source = source
+        self.estimated_seconds = estimated_seconds
+        self._svg: str | None = None
+
+    def svg(self) -> str:
+        """The picture as SVG text."""
+        if self._svg is None:
+            self._svg = self._render("svg").decode("utf-8")
+        return self._svg
+
+    def save(self, path: str | Path) -> Path:
+        """Write the picture to ``path``; its suffix (.svg, .png or .dot) chooses the format."""
+        path = Path(path)
+        suffix = path.suffix.lower()
+        if suffix == ".dot":
+            path.write_text(self.source, encoding="utf-8")
+        elif suffix == ".svg":
+            path.write_text(self.svg(), encoding="utf-8")
+        elif suffix == ".png":
+            path.write_bytes(self._render("png"))
+        else:
+            raise ValueError(MESSAGES.say("bad_suffix", name=path.name))
+        return path
+
+    def _render(self, fmt: str) -> bytes:
+        try:
+            return render(self.source, fmt, self.estimated_seconds)
+        except LayoutTooSlow as error:
+            # DOT of one's own: draw's options do not apply.
+            advice = "own_dot_too_slow" if self.estimated_seconds is None else "too_slow"
+            raise LayoutTooSlow(MESSAGES.say(advice, error=error)) from None
+        except RenderError as error:
+            advice = "render_failed" if fmt == "svg" else "render_failed_svg_may_work"
+            raise RenderError(MESSAGES.say(advice, error=error)) from None
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+
+    def __repr__(self) -> str:
+        return MESSAGES.say("drawing")
 
 
 def render(source: str, fmt: str, estimated_seconds: float | None = 0.0) -> bytes:
@@ -216,8 +307,8 @@ _RENDERER = _InProcessRenderer()
 def _render_in_child(source: str, fmt: str) -> bytes:
     """Render in a child process; Interrupt kernel (SIGINT) kills it and stops the wait."""
     command = _child_command(fmt)
-    # The child must import this package as the parent does, wherever the kernel was started.
-    package_root = str(Path(__file__).resolve().parent.parent)
+    # The child must import the helpers as the parent does, wherever the kernel was started.
+    package_root = str(Path(__file__).resolve().parents[2])
     search_path = [package_root, os.environ.get("PYTHONPATH", "")]
     environment = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, search_path))}
     child = subprocess.Popen(
@@ -252,9 +343,14 @@ def _render_in_child(source: str, fmt: str) -> bytes:
 
 
 def _child_command(fmt: str) -> list[str]:
-    """The child process that renders: this module run as a program (see `_child_main`), told
-    the language to speak should it fail."""
-    return [sys.executable, "-m", __name__, fmt, get_language()]
+    """The child process that renders: this file run as a program (see `_child_main`), told the
+    language to speak should it fail.
+
+    Run by its path, not as ``python -m helpers.graph.render``: that would import the package
+    `helpers.graph` first, and torch with it, which takes seconds. This module imports nothing
+    of the package, so that the child starts in a tenth of a second.
+    """
+    return [sys.executable, str(Path(__file__).resolve()), fmt, get_language()]
 
 
 def _render_with_dot_program(source: str, fmt: str) -> bytes:

@@ -1,0 +1,166 @@
+"""The part of a model a picture shows, and the reference boxes that keep it quick to lay out.
+
+Graphviz's ``dot`` routes an arrow that spans several rows through an invisible point on each row
+between its ends. One tensor used at every step of an unrolled loop (an RNN's weight, a model's
+parameters in a loss kept across training steps) sends arrows across the whole picture: 100 uses
+of one weight made 9,702 such points for 202 boxes, and a minute of layout. So a tensor used far
+and wide is drawn as **reference boxes**: the tensor in full once, and beside each far use a
+dashed box with its name standing for the same tensor (`add_references`). The caption says what
+the dashed boxes are, and what a picture leaves out (`reference_notes`, `cut_note`).
+
+Everything here works on box ids and arrows, not on PyTorch.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import replace
+
+from helpers.graph.model import (
+    NODES_SAFE_TO_SEE,
+    OP,
+    SAVED,
+    SUMMARY,
+    Graph,
+    GraphEdge,
+    GraphNode,
+    caption,
+    heights,
+    inputs_and_consumers,
+    topological,
+)
+
+# A box whose arrows would together cross more than this many rows, beyond the one each arrow
+# needs, is drawn as reference boxes wherever an arrow would cross more than REACH rows. A
+# residual connection (one arrow over three or four rows) stays an arrow; a weight used at a
+# hundred steps does not.
+DETOUR_BUDGET = 12
+REACH = 2
+
+
+def add_references(graph: Graph) -> tuple[Graph, dict[str, int]]:
+    """The graph with far-reaching arrows drawn from reference boxes, and the uses per box.
+
+    Returns the new graph (the input is not changed) and, for each box that now has references,
+    how many arrows leave it in total (its uses), for the caption.
+    """
+    by_source: dict[str, list[GraphEdge]] = defaultdict(list)
+    for edge in graph.edges:
+        by_source[edge.source].append(edge)
+    kind = {node.id: node.kind for node in graph.nodes}
+    # Tensors and Nodes get references; "… N more nodes" and saved tensors are no such thing.
+    shared = {
+        source: edges
+        for source, edges in by_source.items()
+        if len(edges) > 1 and kind[source] not in (SUMMARY, SAVED)
+    }
+    if not shared:  # a chain, a tree: nothing is used twice, so nothing is repeated
+        return graph, {}
+    rows = _rows_placed_low(graph.nodes, graph.edges)
+    far: set[int] = set()  # id() of the arrows to replace
+    uses: dict[str, int] = {}
+    for source, edges in shared.items():
+        spans = [rows[edge.target] - rows[source] for edge in edges]
+        if sum(span - 1 for span in spans) > DETOUR_BUDGET:
+            far.update(id(e) for e, span in zip(edges, spans, strict=True) if span > REACH)
+            uses[source] = len(edges)
+    if not far:
+        return graph, {}
+    nodes = _marked(graph.nodes, set(uses))
+    box = {node.id: node for node in nodes}
+    edges = []
+    for edge in graph.edges:
+        if id(edge) not in far:
+            edges.append(edge)
+            continue
+        reference = _reference_to(box[edge.source], f"r{len(nodes) - len(graph.nodes)}")
+        nodes.append(reference)
+        edges.append(replace(edge, source=reference.id))
+    return replace(graph, nodes=nodes, edges=edges), uses
+
+
+def _marked(nodes: list[GraphNode], referenced: set[str]) -> list[GraphNode]:
+    """The boxes, with a mark on each referenced one whose title alone could mean another box.
+
+    A reference box shows only a title, which must say which box it repeats: an unnamed tensor
+    becomes "#1", an op "MmBackward0 #2" (a picture has many MmBackward0), and so does a name
+    two boxes share ("output" for two outputs, "weight" from two modules' parameters).
+    """
+    boxes_titled = Counter(node.title for node in nodes)
+    marked, count = [], 0
+    for node in nodes:
+        ambiguous = node.kind == OP or not node.title or boxes_titled[node.title] > 1
+        if node.id in referenced and ambiguous:
+            count += 1
+            title = f"{node.title} #{count}" if node.title else f"#{count}"
+            node = replace(node, title=title)
+        marked.append(node)
+    return marked
+
+
+def _reference_to(full: GraphNode, reference_id: str) -> GraphNode:
+    """A small box standing for ``full``: the same kind (so the same colour), its title only."""
+    return GraphNode(
+        reference_id,
+        full.kind,
+        full.title,
+        tooltip=caption("same Node" if full.kind == OP else "same tensor"),
+        fn=full.fn,
+        same_as=full.id,
+    )
+
+
+def _rows_placed_low(nodes: list[GraphNode], edges: list[GraphEdge]) -> dict[str, int]:
+    """The row each box would get, counted from the top (see `helpers.graph.model.heights`)."""
+    inputs, consumers = inputs_and_consumers(edges)
+    order = topological([node.id for node in nodes], inputs, consumers)
+    height = heights(order, consumers, {})
+    top = max(height.values(), default=0)
+    return {box: top - h for box, h in height.items()}
+
+
+# How many captioned boxes the caption names; the rest it counts.
+LISTED_REFERENCES = 4
+
+
+def reference_notes(model: Graph, uses: dict[str, int]) -> list[str]:
+    """The caption's notes on the reference boxes of ``model``: which boxes they repeat, and how
+    many uses each stands for (`add_references` counts them)."""
+    if not uses:
+        return []
+    box = {node.id: node for node in model.nodes}
+    cut = model.drawn_nodes < model.total_nodes
+    how_many = "uses shown" if cut else "uses"  # a cut picture shows only some uses
+    listed = [
+        caption(how_many, title=box[i].title, count=count)
+        for i, count in list(uses.items())[:LISTED_REFERENCES]
+    ]
+    if len(uses) > LISTED_REFERENCES:
+        listed.append(caption("and more", more=len(uses) - LISTED_REFERENCES))
+    joined = caption("list separator").join(listed)
+    return [caption("references", listed=joined), caption("one tensor")]
+
+
+def cut_note(model: Graph, more: int | None) -> str:
+    """The caption's note on a picture that leaves Nodes out: how many it shows, how many it
+    folds into the summary box, and what ``max_nodes`` to pass to see more (``more``: None for
+    all of them)."""
+    kept = model.drawn_nodes
+    hidden = model.total_nodes - kept
+    if model.walked_all:
+        note = caption("cut", kept=kept, hidden=hidden)
+    else:
+        note = caption("cut, more beyond", kept=kept, hidden=hidden, seen=NODES_SAFE_TO_SEE)
+    if model.roots_hidden:
+        outputs = caption("outputs cut", hidden=model.roots_hidden, total=model.roots)
+        note = caption("then", first=note, second=outputs)
+    if more is None:
+        offer = caption("draw all")
+    elif more <= kept:
+        offer = caption("no more")
+    else:
+        # With all of a graph walked, drawing all of it is what takes too long; else the limit
+        # the note just named stops it first.
+        key = "draw more" if model.walked_all else "draw more of many"
+        offer = caption(key, more=more)
+    return caption("then", first=note, second=offer)

@@ -1,4 +1,5 @@
-"""helpers/graph/model.py: what the boxes say about unusual tensors, and what a cut leaves out."""
+"""helpers/graph/model.py and cut.py: what the boxes say about unusual tensors, and what a cut
+leaves out."""
 
 import warnings
 
@@ -6,6 +7,8 @@ import pytest
 import torch
 
 from helpers.graph import build
+from helpers.graph import model as graph_model
+from helpers.graph.cut import cut
 from helpers.graph.model import NODES_SAFE_TO_SEE, build_graph, describe, walk
 
 
@@ -42,7 +45,7 @@ def outputs_of_a_long_chain() -> list[torch.Tensor]:
 
 
 def test_a_cut_counts_the_outputs_whose_nodes_it_left_out(outputs_of_a_long_chain):
-    graph = build_graph(outputs_of_a_long_chain, [], max_nodes=20)
+    graph = cut(build_graph(outputs_of_a_long_chain, []), 20)
     shown = [node for node in graph.nodes if node.kind == "output"]
     assert graph.roots_hidden == 30 - len(shown) > 0
 
@@ -69,3 +72,32 @@ def sin_chain_of(nodes: int) -> torch.Tensor:
 def test_a_graph_of_exactly_the_nodes_the_helpers_look_at_is_walked_whole():
     assert walk([sin_chain_of(NODES_SAFE_TO_SEE).grad_fn]).found_beyond == 0
     assert walk([sin_chain_of(NODES_SAFE_TO_SEE + 1).grad_fn]).found_beyond == 1
+
+
+def test_the_model_holds_every_node_walked_each_box_marked_with_where_the_walk_met_it():
+    model = build_graph([sin_chain_of(30)], [])
+    ops = [node for node in model.nodes if node.fn is not None]
+    assert [node.walk_order for node in ops] == list(range(30)) == list(range(model.walked_nodes))
+    assert model.hidden == [] and not any(node.kind == "summary" for node in model.nodes)
+
+
+def test_a_cut_keeps_the_nodes_met_first_and_walks_nothing_again(monkeypatch):
+    y = sin_chain_of(30)
+    model = build_graph([y], [])
+    monkeypatch.setattr(graph_model, "walk", pytest.fail)  # the model is all a cut needs
+    picture = cut(model, 20)
+    walked = [node.fn for node in model.nodes if node.fn is not None]
+    assert [node.fn for node in picture.nodes if node.fn is not None] == walked[:20]
+    assert picture.hidden == walked[20:]
+    summary = picture.nodes[-1]  # after y's box and the boxes of the 20 Nodes kept
+    assert (summary.id, summary.title) == ("n21", "… 10 more nodes")
+    (into_kept,) = [edge for edge in picture.edges if edge.source == summary.id]
+    assert into_kept.target == picture.nodes[-2].id  # the last sin kept lost its input
+    assert model.drawn_nodes == 30  # the model is not changed
+
+
+def test_a_cut_of_a_graph_beyond_the_walk_counts_what_lies_beyond_in_its_summary():
+    model = build_graph([sin_chain_of(NODES_SAFE_TO_SEE + 1)], [])
+    assert model.nodes[-1].title == "… at least 1 more nodes"
+    assert cut(model, 4990).nodes[-1].title == "… at least 11 more nodes"
+    assert cut(model, NODES_SAFE_TO_SEE) is model

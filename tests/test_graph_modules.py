@@ -69,7 +69,7 @@ def recorded(blocks=12, backward=False):
         loss = model(x).pow(2).mean()
     if backward:
         loss.backward(retain_graph=True)
-    graph = build_graph([loss], [("loss", loss)], max_nodes=None)
+    graph = build_graph([loss], [("loss", loss)])
     return model, loss, graph, modules_of(graph)
 
 
@@ -92,7 +92,7 @@ def test_every_box_of_the_model_knows_its_module():
 
 def test_an_unrecorded_graph_is_not_folded():
     x = torch.randn(3, requires_grad=True)
-    graph = build_graph([(x * 2).sum()], [], max_nodes=None)
+    graph = build_graph([(x * 2).sum()], [])
     modules = modules_of(graph)
     assert not modules.recorded
     assert default_folding(graph, modules) == set()

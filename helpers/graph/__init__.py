@@ -9,25 +9,28 @@
 Boxes get their names from the variables of the code that calls `draw`; run the cell again after
 ``a.backward()`` and the leaves show their gradients.
 
-How a picture is made, one module after the other: `model` walks the graph into boxes and
-arrows (`build_graph`), named by `names`; `cut` keeps the part a picture shows and draws a tensor
-used far and wide as reference boxes; `layout` plans how Graphviz will lay it out and estimates
-the seconds that takes, before it starts; `dot` writes it as DOT, styled from one table keyed by
-the kind of box (`BOX_STYLES`); `render` turns the DOT into a picture with Graphviz, in a child
-process that *Interrupt kernel* can stop when the picture is big (a `Drawing`).
+How a picture is made, one module after the other, in one direction: `model` walks the graph
+once into boxes and arrows (`build_graph`), named by `names`; `cut` keeps the part a picture
+shows and draws a tensor used far and wide as reference boxes; `layout` plans how Graphviz will
+lay it out and estimates the seconds that takes before it starts (how far the default picture is
+cut, and what its caption offers, are read off one estimate of every cut of the model); `dot`
+writes it as DOT, styled from one table keyed by the kind of box (`BOX_STYLES`); `render` turns
+the DOT into a picture with Graphviz, in a child process that *Interrupt kernel* can stop when
+the picture is big (a `Drawing`). `modules` groups and folds the boxes by the module of your
+model that made them.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Mapping, Sequence
+from dataclasses import replace
 from typing import Any
 
 import torch
 
-from helpers.graph.cut import add_references, cut_note, reference_notes
+from helpers.graph.cut import add_references, cut, cut_note, reference_notes
 from helpers.graph.dot import BOX_STYLES, BoxStyle, edge_label_texts, style_of, to_dot
-from helpers.graph.layout import Plan, plan
+from helpers.graph.layout import CUT_ERROR, CutEstimates, Plan, plan
 from helpers.graph.messages import MESSAGES
 from helpers.graph.model import (
     NODES_SAFE_TO_SEE,
@@ -93,16 +96,18 @@ def build(
 
     Each box has a stable id ("n0", "n1", ... in walk order; "r0", ... for reference boxes), a
     ``kind`` (leaf, tensor, op, saved, output, summary), its ``title``, ``value``, ``grad`` and
-    ``notes``, and for op and leaf boxes ``fn``, the autograd Node it stands for. The Graph holds
-    those Nodes, and through them the tensors they saved, until you drop it. Arguments are those
-    of `draw`.
+    ``notes``, for op and leaf boxes ``fn``, the autograd Node it stands for, and its
+    ``walk_order``, where the walk met its Node. The Graph holds those Nodes, and through them
+    the tensors they saved, until you drop it. Arguments are those of `draw`.
     """
     options = _checked_options(
         show_values=show_values, show_grads=show_grads, show_saved=show_saved
     )
-    request = _Request(_roots(output), resolve_names(names), options)
-    model, _ = _build(request, _checked(max_nodes))
-    return model
+    roots, named, max_nodes = _roots(output), resolve_names(names), _checked(max_nodes)
+    model = build_graph(roots, named, **options)
+    _check_walk(model, max_nodes)
+    picture, _ = _picture(_Cuts(model, {}), max_nodes, planned=False)
+    return picture
 
 
 def draw(
@@ -176,45 +181,121 @@ def draw(
     if edge_labels is not None and not isinstance(edge_labels, Mapping):
         got = type(edge_labels).__name__
         raise TypeError(MESSAGES.say("edge_labels_not_a_dict", got=got))
-    request = _Request(_roots(output), resolve_names(names), options, edge_labels or {})
-    model, layout = _build(request, _checked(max_nodes))
-    layout = layout or request.plan(model)
+    roots, named, max_nodes = _roots(output), resolve_names(names), _checked(max_nodes)
+    # One pass, one direction: the model, the part of it drawn, its layout, its DOT.
+    model = build_graph(roots, named, **options)
+    _check_walk(model, max_nodes)
+    cuts = _Cuts(model, edge_label_texts(model, edge_labels or {}))
+    picture, layout = _picture(cuts, max_nodes, planned=True)
     source = to_dot(
-        model, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
+        picture, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
     )
     if layout.estimated_seconds > MAX_SECONDS:
-        smaller = _quick_max_nodes(request, model, layout.estimated_seconds)
-        raise GraphTooLarge(_too_large_message(model, layout, max_nodes, smaller), source)
+        smaller = _offer(cuts, below=picture.drawn_nodes)
+        raise GraphTooLarge(_too_large_message(picture, layout, max_nodes, smaller), source)
     return Drawing(source, estimated_seconds=layout.estimated_seconds)
-
-
-# --- the model, kept quick to lay out ----------------------------------------------------------
-
-
-@dataclass
-class _Request:
-    """What a picture is asked of: the tensors to draw, the names to use, build's options."""
-
-    roots: list[torch.Tensor]
-    named: list[tuple[str, torch.Tensor]]
-    options: dict[str, bool]
-    edge_labels: Mapping[tuple[Any, Any], str] = field(default_factory=dict)
-
-    def picture(self, max_nodes: int | None) -> tuple[Graph, dict[str, int]]:
-        """The model for ``max_nodes``, with reference boxes, and the uses of each repeated box."""
-        return add_references(
-            build_graph(self.roots, self.named, max_nodes=max_nodes, **self.options)
-        )
-
-    def plan(self, model: Graph) -> Plan:
-        """The layout of ``model`` with the edge labels asked for, which dot pays for."""
-        return plan_layout(model, self.edge_labels)
 
 
 def plan_layout(graph: Graph, edge_labels: Mapping[tuple[Any, Any], str] | None = None) -> Plan:
     """How `to_dot` lays out ``graph`` with these ``edge_labels`` (keys as in `draw`), and the
     seconds Graphviz is expected to take: a label on any arrow makes dot double every row."""
     return plan(graph, edge_label_texts(graph, edge_labels or {}))
+
+
+# --- the part of the model drawn ---------------------------------------------------------------
+
+
+class _Cuts:
+    """The pictures of one model, cut after any number of its Nodes, and the seconds each is
+    estimated to take to lay out: the whole picture's from its own plan, which its drawing then
+    uses, every cut's from one pass over the model, on the whole picture's rows, as far as it is
+    needed (`CutEstimates`). Each is worked out once, when first needed."""
+
+    def __init__(self, model: Graph, labelled: Collection[tuple[str, str]]) -> None:
+        self.model = model
+        self.labelled = labelled  # the arrows with a label, which dot pays for
+        self._whole: tuple[Graph, dict[str, int], Plan] | None = None
+        self._estimates: CutEstimates | None = None
+
+    def seconds(self, nodes: int) -> float:
+        """The estimated seconds of the picture of the first ``nodes`` Nodes."""
+        if nodes >= self.model.walked_nodes:
+            return self._planned_whole()[2].estimated_seconds
+        return self._cut_estimates()[nodes]
+
+    def picture(self, nodes: int, planned: bool) -> tuple[Graph, dict[str, int], Plan | None]:
+        """The picture of the first ``nodes`` Nodes, with reference boxes; the uses of each box
+        they repeat; and its plan, if ``planned`` or already made."""
+        if nodes >= self.model.walked_nodes and (planned or self._whole is not None):
+            return self._planned_whole()
+        if nodes >= self.model.walked_nodes:
+            return (*add_references(self.model), None)
+        picture, uses = add_references(cut(self.model, nodes))
+        return picture, uses, plan(picture, self.labelled) if planned else None
+
+    def most_within(self, seconds: float) -> int:
+        """The most Nodes, fewer than all, whose cut pictures are all estimated to lay out
+        within ``seconds`` (one at least). A cut's estimate can be short of its own plan's:
+        each counts as within only with room for that (`CUT_ERROR`)."""
+        most = 1
+        while most + 1 < self.model.walked_nodes and self.seconds(most + 1) * CUT_ERROR <= seconds:
+            most += 1
+        return most
+
+    def _planned_whole(self) -> tuple[Graph, dict[str, int], Plan]:
+        if self._whole is None:
+            picture, uses = add_references(self.model)
+            self._whole = (picture, uses, plan(picture, self.labelled))
+        return self._whole
+
+    def _cut_estimates(self) -> CutEstimates:
+        if self._estimates is None:
+            picture, _, layout = self._planned_whole()
+            self._estimates = CutEstimates(picture, layout, self.labelled)
+        return self._estimates
+
+
+def _picture(cuts: _Cuts, max_nodes: int | None, planned: bool) -> tuple[Graph, Plan]:
+    """The picture `draw` makes with ``max_nodes``, captioned, and its plan if ``planned`` (or
+    if choosing the picture made it; else None)."""
+    model = cuts.model
+    nodes = model.walked_nodes if max_nodes is None else max_nodes
+    default = max_nodes == DEFAULT_MAX_NODES
+    if default:
+        # The default promises a quick picture: cut further where the Nodes make a slow one.
+        while cuts.seconds(nodes) > DEFAULT_SECONDS and nodes > 1:
+            nodes //= 2
+    picture, uses, layout = cuts.picture(nodes, planned=planned or default)
+    # A cut's estimate can be short of its own plan's, which has the last word.
+    while default and layout.estimated_seconds > DEFAULT_SECONDS and nodes > 1:
+        nodes //= 2
+        picture, uses, layout = cuts.picture(nodes, planned=True)
+    notes = [*picture.notes, *reference_notes(picture, uses)]
+    if picture.drawn_nodes < picture.total_nodes:
+        # Where the walk stopped before the end, drawing all it went through is all there is.
+        whole = picture.drawn_nodes == model.walked_nodes
+        notes.append(cut_note(picture, model.walked_nodes if whole else _offer(cuts)))
+    return replace(picture, notes=notes), layout
+
+
+def _offer(cuts: _Cuts, below: int | None = None) -> int | None:
+    """The max_nodes a caption offers, or an error fewer than ``below``: the most Nodes whose
+    picture is estimated to lay out within SUGGESTED_SECONDS, as a number a learner can type;
+    None for all of them."""
+    model = cuts.model
+    if below is None and cuts.seconds(model.walked_nodes) <= SUGGESTED_SECONDS:
+        return None if model.walked_all else _round_down(model.walked_nodes)
+    most = cuts.most_within(SUGGESTED_SECONDS)
+    return _round_down(most if below is None else min(most, below - 1))
+
+
+def _check_walk(model: Graph, max_nodes: int | None) -> None:
+    """Refuse to draw more Nodes than the walk went through, in a graph it did not walk whole
+    (the default picture draws what it found)."""
+    if model.walked_all or max_nodes == DEFAULT_MAX_NODES:
+        return
+    if max_nodes is None or max_nodes > model.walked_nodes:
+        raise GraphTooLarge(_too_many_nodes_message(model), None)
 
 
 def _checked_options(**options: Any) -> dict[str, bool]:
@@ -230,53 +311,6 @@ def _checked(max_nodes: Any) -> int | None:
     ):
         raise ValueError(MESSAGES.say("bad_max_nodes", value=max_nodes))
     return max_nodes
-
-
-def _build(request: _Request, max_nodes: int | None) -> tuple[Graph, Plan | None]:
-    """The model for ``max_nodes``, with its caption, and its layout if deciding them needed it.
-
-    The layout is planned only where the default cut or the caption's offer depends on it (a
-    whole graph of many thousand boxes takes a while to plan), and then handed on, not redone.
-    """
-    model, uses = request.picture(max_nodes)
-    # More asked for than the walk went through (the default picture draws what it found).
-    asked_too_much = max_nodes is None or max_nodes > model.drawn_nodes
-    if not model.walked_all and max_nodes != DEFAULT_MAX_NODES and asked_too_much:
-        raise GraphTooLarge(_too_many_nodes_message(model), None)
-    layout = None
-    if max_nodes == DEFAULT_MAX_NODES:
-        # The default promises a quick picture: cut further where the Nodes make a slow one.
-        layout = request.plan(model)
-        while layout.estimated_seconds > DEFAULT_SECONDS and max_nodes > 1:
-            max_nodes //= 2
-            model, uses = request.picture(max_nodes)
-            layout = request.plan(model)
-    model.notes.extend(reference_notes(model, uses))
-    if model.drawn_nodes < model.total_nodes:
-        layout = layout or request.plan(model)
-        more = _quick_max_nodes(request, model, layout.estimated_seconds)
-        model.notes.append(cut_note(model, more))
-    return model, layout
-
-
-def _quick_max_nodes(request: _Request, model: Graph, seconds: float) -> int | None:
-    """The largest max_nodes found whose picture lays out within SUGGESTED_SECONDS (None: all).
-
-    A first guess scales from ``model``, estimated to take ``seconds`` (a layout's time grows
-    about as its size, where dot keeps its first placement), up to the Nodes the walk went
-    through; then the guess itself is planned, and halved while it is estimated too slow: the
-    part of a graph not drawn yet may be slower to lay out than the part drawn (many arrows
-    between two rows cost more than their boxes).
-    """
-    seconds = max(seconds, 1e-3)
-    guess = min(model.drawn_nodes * SUGGESTED_SECONDS / seconds, model.walked_nodes)
-    all_of_it = model.walked_all and guess >= model.total_nodes
-    candidate = None if all_of_it else _round_down(int(guess))
-    while True:
-        picture, _ = request.picture(candidate)
-        if request.plan(picture).estimated_seconds <= SUGGESTED_SECONDS or candidate == 1:
-            return candidate
-        candidate = _round_down((candidate or model.total_nodes) // 2)
 
 
 def _too_large_message(model: Graph, layout: Plan, max_nodes: int | None, smaller: int) -> str:

@@ -1,5 +1,9 @@
 """The part of a model a picture shows, and the reference boxes that keep it quick to lay out.
 
+A model (`helpers.graph.model.build_graph`) holds every Node the walk went through; a picture
+shows the ``max_nodes`` nearest the output and folds the rest into one summary box (`cut`), a
+function from the model to a smaller model: nothing is walked again.
+
 Graphviz's ``dot`` routes an arrow that spans several rows through an invisible point on each row
 between its ends. One tensor used at every step of an unrolled loop (an RNN's weight, a model's
 parameters in a loss kept across training steps) sends arrows across the whole picture: 100 uses
@@ -27,6 +31,7 @@ from helpers.graph.model import (
     caption,
     heights,
     inputs_and_consumers,
+    summary_box,
     topological,
 )
 
@@ -36,6 +41,59 @@ from helpers.graph.model import (
 # hundred steps does not.
 DETOUR_BUDGET = 12
 REACH = 2
+
+
+def cut(model: Graph, kept: int) -> Graph:
+    """The picture of the ``kept`` Nodes of ``model`` that the walk met first, those nearest the
+    output: their boxes and the arrows between them, and one summary box for the Nodes left out
+    ("… 380 more nodes"), with an arrow into each box that one of them feeds.
+
+    ``model`` is not changed: its boxes carry their ``walk_order``. A model of no more than
+    ``kept`` Nodes is the picture as it is.
+    """
+    if kept >= model.walked_nodes:
+        return model
+    nodes = [node for node in model.nodes if node.walk_order < kept]
+    hidden = [
+        node.fn
+        for node in model.nodes
+        if node.walk_order >= kept and node.fn is not None and not node.same_as
+    ]
+    left_out = model.total_nodes - kept
+    summary = summary_box(f"n{len(nodes)}", left_out, not model.walked_all, kept)
+    return replace(
+        model,
+        nodes=[*nodes, summary],
+        edges=_edges_shown(model.edges, {node.id for node in nodes}, summary.id),
+        notes=list(model.notes),
+        hidden=hidden,
+        roots_hidden=sum(at >= kept for at in model.roots_at),
+    )
+
+
+def _edges_shown(edges: list[GraphEdge], shown: set[str], summary: str) -> list[GraphEdge]:
+    """The arrows between the boxes ``shown``, in the model's order, and one arrow from the
+    ``summary`` box into each box shown that loses an input (or had one beyond the walk).
+
+    A model lists the arrows into each op together, Node after Node (`build_graph` adds them so):
+    the summary's arrow goes right after them, where the model has its own for inputs beyond.
+    """
+    kept: list[GraphEdge] = []
+    reading, loses_one = "", False  # the op whose inputs are being read
+    for edge in edges:
+        if edge.kind in ("input", "summary") and edge.target != reading:
+            if loses_one:
+                kept.append(GraphEdge(summary, reading, "summary"))
+            reading, loses_one = edge.target, False
+        if edge.target not in shown:
+            continue
+        if edge.source in shown:
+            kept.append(edge)
+        else:  # from a Node left out, or from the model's own box for the Nodes beyond the walk
+            loses_one = True
+    if loses_one:
+        kept.append(GraphEdge(summary, reading, "summary"))
+    return kept
 
 
 def add_references(graph: Graph) -> tuple[Graph, dict[str, int]]:
@@ -107,6 +165,7 @@ def _reference_to(full: GraphNode, reference_id: str) -> GraphNode:
         tooltip=caption("same Node" if full.kind == OP else "same tensor"),
         fn=full.fn,
         same_as=full.id,
+        walk_order=full.walk_order,
     )
 
 

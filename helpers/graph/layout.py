@@ -9,7 +9,10 @@ points side by side. So, before any DOT is written, this module
 - **estimates the seconds** the layout will take (`LayoutSize`, `estimated_seconds`), so that a
   picture too big to lay out is refused before Graphviz starts, and a slow one runs where
   Jupyter's *Interrupt kernel* can stop it; and keeps dot from the one pass whose time cannot be
-  foreseen, the search for the best placement along the rows, in all but small pictures.
+  foreseen, the search for the best placement along the rows, in all but small pictures;
+- estimates, in one pass over a model's whole picture, the seconds of the picture of its first
+  k Nodes for any k (`CutEstimates`): how far the default picture is cut, and what a caption
+  offers, are read off it, and only the picture drawn is planned.
 
 Everything here works on box ids and arrows, not on PyTorch: it is plain graph arithmetic.
 """
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from helpers.graph.model import (
     LEAF,
@@ -59,6 +62,12 @@ SECONDS_PER_PLACEMENT_SQUARE = 2.2e-8  # only where the placement is searched
 # none). Up to this size it takes at most about 0.2 s. Beyond, dot keeps its first placement
 # (nslimit=0): arrows a little less straight, the layout several times quicker.
 SEARCHED_PLACEMENT = 1500
+# The estimate of a cut (`CutEstimates`) measures it on the rows of the whole picture, and can be
+# short of the cut's own plan: by at most 1.22 times where it takes over half a second, over the
+# shapes tests/test_graph_layout.py draws and more (many arrows between few rows, cut where they
+# meet); by up to 2.3 times where skip connections over 30 steps are cut in their middle, which
+# then take under 2 s.
+CUT_ERROR = 1.25
 # Above this many boxes, the search for the best rows is cut short too (nslimit1, in iterations
 # per box).
 LARGE_PICTURE = 1000
@@ -78,6 +87,7 @@ class Plan:
     # False: dot keeps its first placement of the points on each row (see SEARCHED_PLACEMENT).
     search_placement: bool = True
     size: LayoutSize | None = None  # what the estimate was made from
+    height: dict[str, int] = field(default_factory=dict)  # each box's row, from the bottom
 
 
 @dataclass(frozen=True)
@@ -108,6 +118,24 @@ class LayoutSize:
 
 def plan(graph: Graph, labelled: Collection[tuple[str, str]] = ()) -> Plan:
     """Choose the spine of ``graph`` and estimate the seconds Graphviz will take to lay it out.
+
+    ``labelled`` are the arrows with a label, as (box id, box id) pairs of their autograd edge:
+    a label on any arrow makes dot double every row.
+    """
+    spine, stretch, height = _arrangement(graph)
+    size = _size(graph, height, set(labelled))
+    search = size.placement <= SEARCHED_PLACEMENT
+    iterations = ITERATIONS_PER_BOX if len(graph.nodes) > LARGE_PICTURE else None
+    rows = 1 + max(height.values(), default=0)
+    seconds = estimated_seconds(size, search)
+    return Plan(spine, stretch, rows, seconds, iterations, search, size, height)
+
+
+def _arrangement(
+    graph: Graph,
+) -> tuple[set[tuple[str, str]], dict[tuple[str, str], int], dict[str, int]]:
+    """The spine of ``graph``, its stretched arrows, and the row of each box, counted from the
+    bottom.
 
     Where several arrows enter a box, the one from the deepest input (the longest chain of boxes
     above it) carries the spine and is pulled straight; the others come in from the side. A side
@@ -148,13 +176,7 @@ def plan(graph: Graph, labelled: Collection[tuple[str, str]] = ()) -> Plan:
         height = max((branch[s] for s in sides), default=1)
         if height > 1:
             stretch.update(((s, target), height) for s in carriers)
-    height = heights(order, consumers, stretch)
-    size = _size(graph, height, set(labelled))
-    search = size.placement <= SEARCHED_PLACEMENT
-    iterations = ITERATIONS_PER_BOX if len(kind) > LARGE_PICTURE else None
-    rows = 1 + max(height.values(), default=0)
-    seconds = estimated_seconds(size, search)
-    return Plan(spine, stretch, rows, seconds, iterations, search, size)
+    return spine, stretch, heights(order, consumers, stretch)
 
 
 # --- the cost model ----------------------------------------------------------------------------
@@ -240,3 +262,159 @@ def _is_table(node: GraphNode) -> bool:
     """Whether `helpers.graph.dot.to_dot` draws the box as an HTML table, whose text Graphviz
     measures cell by cell: every tensor's box but the one-line ones."""
     return node.kind in TENSOR_KINDS and not is_one_line_box(node)
+
+
+# --- every cut of a model, estimated in one pass -----------------------------------------------
+
+
+class CutEstimates:
+    """How long dot is estimated to take on the picture of the first k Nodes of a model
+    (`helpers.graph.cut.cut`), for any k short of all it walked: ``estimates[k]``.
+
+    Made from the whole picture of the model (``whole``: its reference boxes added) and its
+    plan, in one pass over the walk order, as far as it is asked for: each Node's boxes are
+    added, on the whole picture's rows, with the arrows that join them to the boxes before, and
+    the size is read after each Node (`_GrowingSize`). Near the output, where a cut keeps its
+    boxes, its rows are the whole picture's. A cut's summary box counts as one box with a short
+    arrow into each box it feeds, and any two arrows across a gap as able to cross. The whole
+    picture's own estimate is its plan's.
+    """
+
+    def __init__(
+        self, whole: Graph, layout: Plan, labelled: Collection[tuple[str, str]] = ()
+    ) -> None:
+        self._edges = whole.edges
+        self._height = layout.height
+        self._labelled = labelled
+        self._joins, self._arrow_joins, self._fed_from = _joining(whole)
+        # Boxes come in walk order (a reference box comes with its arrow); arrows are sorted so.
+        self._boxes = [node for node in whole.nodes if not node.same_as]
+        self._arrows = sorted(range(len(whole.edges)), key=self._arrow_joins.__getitem__)
+        self._size = _GrowingSize(layout.rows)
+        self._pairs: set[str] = set()  # dot draws parallel arrows without labels as one
+        self._next_box = self._next_arrow = self._fed = 0
+        self._seconds = [0.0]
+
+    def __getitem__(self, nodes: int) -> float:
+        while len(self._seconds) <= nodes:
+            self._add_node(len(self._seconds) - 1)
+        return self._seconds[nodes]
+
+    def _add_node(self, walk_order: int) -> None:
+        """Add the boxes and arrows that join the picture with Node ``walk_order``, and estimate
+        the picture cut after it."""
+        boxes, height, size = self._boxes, self._height, self._size
+        while self._next_box < len(boxes) and self._joins[boxes[self._next_box].id] <= walk_order:
+            box = boxes[self._next_box]
+            size.add_box(height[box.id], _is_table(box))
+            self._next_box += 1
+        arrows = self._arrows
+        while (
+            self._next_arrow < len(arrows)
+            and self._arrow_joins[arrows[self._next_arrow]] <= walk_order
+        ):
+            edge = self._edges[arrows[self._next_arrow]]
+            self._next_arrow += 1
+            with_label = edge.autograd_edge in self._labelled
+            pair = f"{edge.source} {edge.target}"
+            if not with_label and pair in self._pairs:
+                continue
+            self._pairs.add(pair)
+            if edge.source not in self._joins:  # a reference box, with its one arrow
+                size.add_box(height[edge.source], False)
+            size.add_arrow(height[edge.target], height[edge.source], with_label)
+        self._fed += self._fed_from[walk_order + 1]
+        measured = size.measured(summary_arrows=self._fed)
+        self._seconds.append(estimated_seconds(measured, measured.placement <= SEARCHED_PLACEMENT))
+
+
+def _joining(whole: Graph) -> tuple[dict[str, int], list[int], list[int]]:
+    """When each box and each arrow of ``whole`` joins the picture, by walk order, and how the
+    number of boxes a cut's summary box feeds changes from one cut to the next.
+
+    A box joins with its Node (a tensor autograd recorded nothing for, at once; a reference box
+    is left out, to come with its arrow), an arrow with the later of the Nodes it joins. A cut
+    after k Nodes feeds each box before it that has an input at k or later.
+    """
+    joins = {node.id: max(node.walk_order, 0) for node in whole.nodes if not node.same_as}
+    repeats = {node.id: joins[node.same_as] for node in whole.nodes if node.same_as}
+    arrow_joins, latest_input = [], {}
+    for edge in whole.edges:
+        source = joins[edge.source] if edge.source in joins else repeats[edge.source]
+        at = max(source, joins[edge.target])
+        arrow_joins.append(at)
+        if edge.kind in ("input", "summary") and source > joins[edge.target]:
+            latest_input[edge.target] = max(latest_input.get(edge.target, 0), at)
+    fed_from = [0] * (whole.walked_nodes + 2)
+    for box, latest in latest_input.items():
+        fed_from[joins[box] + 1] += 1
+        fed_from[latest + 1] -= 1
+    return joins, arrow_joins, fed_from
+
+
+class _GrowingSize:
+    """A picture's `LayoutSize`, counted as its boxes and arrows are added on rows known
+    beforehand: what `_size` counts at once, a box and an arrow at a time. Where `_size` counts
+    only the pairs of arrows that could cross, this counts every pair."""
+
+    def __init__(self, rows: int) -> None:
+        self.on_row = [0] * rows  # points on each row: boxes, and arrows passing through
+        self.across = [0] * rows  # arrows across the gap above each row
+        self.tables = self.labels = self.points = self.segments = 0
+        self.point_squares = 0  # sum over the rows of their points squared
+        self.crowded_squares = 0  # sum over the gaps of two arrows or more of arrows squared
+        self.crowding = 0  # sum over those gaps of arrows times the points on the rows beside
+
+    def add_box(self, row: int, table: bool) -> None:
+        self.tables += table
+        self._add_point(row)
+
+    def add_arrow(self, bottom: int, top: int, with_label: bool) -> None:
+        """An arrow from a box on row ``top`` down to one on row ``bottom``."""
+        self.labels += with_label
+        for gap in range(bottom, top):
+            self._cross(gap)
+        for row in range(bottom + 1, top):
+            self._add_point(row)
+
+    def measured(self, summary_arrows: int) -> LayoutSize:
+        """The size now, with a summary box and that many short arrows from it."""
+        points = self.points + 1
+        segments = self.segments + summary_arrows
+        row_squares, crowding = self.point_squares, self.crowding
+        if self.labels:
+            # A label anywhere makes dot double every row: each gap becomes a row of its own,
+            # one point for each arrow across it, and two gaps.
+            points += segments
+            segments *= 2
+            row_squares += self.crowded_squares
+            crowding += 2 * self.crowded_squares
+        looped = max(0, segments - points + 1) / max(segments, 1)  # see `_size`
+        return LayoutSize(
+            self.tables, self.labels, points, segments, row_squares, looped * crowding
+        )
+
+    def _add_point(self, row: int) -> None:
+        self.points += 1
+        self.point_squares += 2 * self.on_row[row] + 1
+        self.on_row[row] += 1
+        below, above = self._crowded(row - 1), self._crowded(row)
+        self.crowding += below + above
+
+    def _cross(self, gap: int) -> None:
+        self.segments += 1
+        self.across[gap] += 1
+        arrows = self.across[gap]
+        beside = self.on_row[gap] + self.on_row[gap + 1]
+        if arrows == 2:  # the gap's arrows start to count, both of them
+            self.crowded_squares += 4
+            self.crowding += 2 * beside
+        elif arrows > 2:
+            self.crowded_squares += 2 * arrows - 1
+            self.crowding += beside
+
+    def _crowded(self, gap: int) -> int:
+        """Arrows across ``gap`` if they could cross (two or more), else 0."""
+        if gap < 0 or gap >= len(self.across) or self.across[gap] < 2:
+            return 0
+        return self.across[gap]

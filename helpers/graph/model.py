@@ -1,12 +1,14 @@
 """The autograd graph as data: the boxes a picture of it needs, what they say, how they connect.
 
 `build_graph` walks the Nodes PyTorch recorded (a tensor's ``grad_fn``, then each Node's
-``next_functions``) and returns a `Graph` of small dataclasses. Boxes hold formatted strings in
-named fields (``value``, ``grad``, ``notes``), never tensors; a box that stands for an autograd
-Node keeps that Node in ``fn``, so a drawing can point at it (``highlight=``, ``edge_labels=`` in
-`helpers.graph.draw`). What a picture leaves out is `helpers.graph.cut`, how it is laid out
-`helpers.graph.layout`, the model as DOT `helpers.graph.dot`: each part can be tested alone, and
-`helpers.backward_view` draws many frames over one model.
+``next_functions``) once and returns a `Graph` of small dataclasses: every Node it went through,
+each box marked with where the walk met its Node, so that the part a picture shows is cut from
+the model rather than walked again. Boxes hold formatted strings in named fields (``value``,
+``grad``, ``notes``), never tensors; a box that stands for an autograd Node keeps that Node in
+``fn``, so a drawing can point at it (``highlight=``, ``edge_labels=`` in `helpers.graph.draw`).
+What a picture leaves out is `helpers.graph.cut`, how it is laid out `helpers.graph.layout`, the
+model as DOT `helpers.graph.dot`: each part can be tested alone, and `helpers.backward_view`
+draws many frames over one model.
 
 The picture follows a blackboard: every tensor worth naming is a box with its value and gradient,
 every operation is a box with PyTorch's name for its backward Node (``MulBackward0``). A named
@@ -210,6 +212,10 @@ class GraphNode:
     # A reference box repeats another box (a tensor used in many places, see helpers.graph.cut):
     # the id of the box drawn in full, which holds the value and gradient.
     same_as: str | None = None
+    # Where the walk met the autograd Node this box belongs to, nearest the output first: its
+    # own Node for an op or a leaf, the op that computed or saved it for another tensor; -1 for
+    # a tensor autograd recorded nothing for. A cut keeps the boxes of the Nodes met first.
+    walk_order: int = -1
     # A weak reference to the tensor a tensor box shows (None for other boxes): a picture of a
     # recorded backward pass shows its value as the pass saw it (helpers.backward_view).
     tensor: Any = field(default=None, compare=False, repr=False)
@@ -246,6 +252,8 @@ class Graph:
     found_beyond: int = 0
     # Frames round the boxes of each module drawn whole (helpers.graph.modules.Frame).
     frames: list[Any] = field(default_factory=list)
+    # The walk order of the Node of each tensor passed to draw() that autograd recorded.
+    roots_at: list[int] = field(default_factory=list)
 
     @property
     def walked_all(self) -> bool:
@@ -294,6 +302,13 @@ def is_one_line_box(node: GraphNode) -> bool:
     return bool(node.value) and node.value.isprintable()
 
 
+def summary_box(box_id: str, hidden: int, more_beyond: bool, walk_order: int) -> GraphNode:
+    """The one box standing for ``hidden`` Nodes a picture leaves out ("… 380 more nodes"), or at
+    least that many where the walk stopped before the end (``more_beyond``)."""
+    title = caption("at least more nodes" if more_beyond else "more nodes", hidden=hidden)
+    return GraphNode(box_id, SUMMARY, title, tooltip=caption("cut off"), walk_order=walk_order)
+
+
 def build_graph(
     roots: Sequence[torch.Tensor],
     names: Iterable[tuple[str, torch.Tensor]],
@@ -301,15 +316,17 @@ def build_graph(
     show_values: bool = True,
     show_grads: bool = True,
     show_saved: bool = False,
-    max_nodes: int | None = None,
 ) -> Graph:
-    """Walk the autograd graph behind ``roots`` and describe it as boxes and arrows.
+    """Walk the autograd graph behind ``roots`` once and describe it as boxes and arrows.
 
-    ``names`` lists (name, tensor) pairs in order of preference: the first name given for a tensor
-    wins. Tensors are matched by identity, never by value.
+    The model holds every Node the walk went through (up to `NODES_SAFE_TO_SEE`), each box
+    marked with its ``walk_order``: the part a picture shows is cut from it
+    (`helpers.graph.cut`), never walked again. ``names`` lists (name, tensor) pairs in order of
+    preference: the first name given for a tensor wins. Tensors are matched by identity, never
+    by value.
     """
     builder = _Builder(names, show_values=show_values, show_grads=show_grads, show_saved=show_saved)
-    return builder.build(roots, max_nodes)
+    return builder.build(roots)
 
 
 @dataclass
@@ -436,6 +453,7 @@ class _Builder:
         self.nodes: list[GraphNode] = []
         self.edges: list[GraphEdge] = []
         self.notes: list[str] = []
+        self.walk_order = -1  # of the Node whose boxes are being made (see GraphNode)
         self.box_of: dict[Any, str] = {}  # autograd Node -> id of its box
         self.tensor_box_of: dict[tuple[Any, int], str] = {}  # (grad_fn, output_nr) -> box id
         # Tensors are looked up by id() only while build() runs: the caller holds them alive.
@@ -454,7 +472,7 @@ class _Builder:
         if is_output or nr not in by_number:
             by_number[nr] = (tensor, is_output)
 
-    def build(self, roots: Sequence[torch.Tensor], max_nodes: int | None) -> Graph:
+    def build(self, roots: Sequence[torch.Tensor]) -> Graph:
         root_edges = [(root, *gradient_edge(root)) for root in roots]
         for root, fn, nr in root_edges:
             if fn is None:
@@ -463,28 +481,37 @@ class _Builder:
                 self._show_computed(root, fn, nr, True)
         walked = walk(fn for _, fn, _ in root_edges if fn is not None)
         order = walked.nodes
-        kept = order if max_nodes is None else order[:max_nodes]
-        hidden = order[len(kept) :]
         root_ids = {id(root) for root in roots}
-        for fn in kept:
+        for self.walk_order, fn in enumerate(order):
             self._add_node_boxes(fn, root_ids)
-        beyond = walked.found_beyond  # more Nodes than the helpers look at: cut off too
+        beyond = walked.found_beyond  # more Nodes than the helpers look at: not drawn
         summary = None
-        if hidden or beyond:
-            summary = self._add_summary(len(hidden) + beyond, more_beyond=bool(beyond))
-        for fn in kept:
+        if beyond:
+            self.walk_order = len(order)  # it stands for the Nodes beyond all those walked
+            summary = self._add_summary(beyond)
+        for fn in order:
             self._add_input_edges(fn, summary)
-        drawn = set(kept)
-        roots_hidden = sum(fn not in drawn for _, fn, _ in root_edges if fn is not None)
+        # A root whose Node the walk did not reach (more roots than it looks at) comes last.
+        place = {fn: walk_order for walk_order, fn in enumerate(order)}
+        roots_at = [place.get(fn, len(order)) for _, fn, _ in root_edges if fn is not None]
+        roots_hidden = sum(at == len(order) for at in roots_at)
         total = len(order) + beyond
         return Graph(
-            self.nodes, self.edges, self.notes, hidden, total, len(roots), roots_hidden, beyond
+            self.nodes,
+            self.edges,
+            self.notes,
+            [],
+            total,
+            len(roots),
+            roots_hidden,
+            beyond,
+            roots_at=roots_at,
         )
 
     # --- boxes -------------------------------------------------------------------------------
 
     def _new_node(self, kind: str, title: str, **fields: Any) -> str:
-        node = GraphNode(f"n{len(self.nodes)}", kind, title, **fields)
+        node = GraphNode(f"n{len(self.nodes)}", kind, title, walk_order=self.walk_order, **fields)
         self.nodes.append(node)
         return node.id
 
@@ -531,9 +558,10 @@ class _Builder:
             self.tensor_box_of[(fn, nr)] = tensor_id
             self.edges.append(GraphEdge(self.box_of[fn], tensor_id, "output"))
 
-    def _add_summary(self, hidden: int, more_beyond: bool) -> str:
-        title = caption("at least more nodes" if more_beyond else "more nodes", hidden=hidden)
-        return self._new_node(SUMMARY, title, tooltip=caption("cut off"))
+    def _add_summary(self, hidden: int) -> str:
+        box = summary_box(f"n{len(self.nodes)}", hidden, True, self.walk_order)
+        self.nodes.append(box)
+        return box.id
 
     def _tensor_fields(self, tensor: torch.Tensor) -> dict[str, Any]:
         """What a tensor's box says: its value, its gradient and, for a view, what it views."""

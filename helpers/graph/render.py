@@ -1,4 +1,4 @@
-"""Render DOT text with Graphviz: in this process when it is quick, in a child process when not.
+"""A `Drawing`, and its DOT rendered with Graphviz: in this process when quick, in a child when not.
 
 pygraphviz's wheels carry Graphviz itself, so no ``dot`` program is needed. In this process a
 picture costs no process start, which the notebooks' small pictures notice; but Graphviz's C code
@@ -14,6 +14,8 @@ wheels is built with its assertions on, so some input ends its process (a plain 
 with a line break, for one). A child that dies that way is an error message, not a dead kernel.
 
 Without pygraphviz, Graphviz's ``dot`` program does the work, if it is installed.
+
+This module imports nothing of `helpers.graph` (nor torch): the child process runs this file.
 """
 
 from __future__ import annotations

@@ -33,7 +33,7 @@ from collections.abc import Callable
 import torch
 from models import batch, gpt2, loss
 
-from helpers._recording import made_by, recording
+from helpers.graph.recording import made_by, recording
 
 N_LAYER, BATCH_SIZE, LENGTH = 2, 1, 64
 ROUNDS = 21

@@ -322,3 +322,40 @@ def test_errors_speak_chinese(make_error):
     with speaking("zh"), pytest.raises(Exception) as caught:
         make_error(net)
     assert_speaks_chinese(str(caught.value.args[0]))
+
+
+# --- the picture -------------------------------------------------------------------------------
+
+
+def test_the_picture_marks_each_compared_tensor_and_the_one_to_fix_first():
+    from helpers.graph import build
+
+    net = Net()
+    result = net.compare(net.by_hand(mistake_at="h"))
+    model = build(net.loss, marks=result)
+    marked = {node.title: node.mark for node in model.nodes if node.mark}
+    assert marked == {
+        "y_pred": "right",
+        "w2": "right",
+        "h_relu": "right",
+        "h": "first wrong",
+        "w1": "wrong",
+    }
+
+
+def test_the_drawing_outlines_marks_and_says_what_they_mean():
+    net = Net()
+    result = net.compare(net.by_hand(mistake_at="h"))
+    source = result.draw().source
+    boxes = "\n".join(line for line in source.splitlines() if line.startswith("  n"))
+    assert boxes.count("✓") == 3 and boxes.count("✗") == 2
+    assert "penwidth=5" in source and "fix this first" in source  # the one to fix first
+    assert "the thick red box is the one to fix first" in source
+
+
+def test_marks_of_the_wrong_kind_say_what_to_pass():
+    from helpers.graph import draw
+
+    net = Net()
+    with pytest.raises(TypeError, match="marks takes what compare"):
+        draw(net.loss, marks=[("w1", net.w1, "maybe")])

@@ -7,7 +7,7 @@ import pytest
 import torch
 from torch import nn
 
-from helpers._recording import recording
+from helpers.graph import recording
 from helpers.graph.model import OP, build_graph
 from helpers.graph.modules import (
     MODULE,
@@ -105,7 +105,8 @@ def test_a_small_recorded_graph_is_drawn_whole_in_frames():
     framed = fold(graph, modules, set())
     paths = {frame.path: frame for frame in framed.frames}
     assert paths["blocks.0.attention"].parent == "blocks.0"
-    assert paths["blocks.0"].parent == "blocks"
+    assert "blocks" not in paths  # a ModuleList runs nothing of its own: no frame of its own
+    assert paths["blocks.0"].parent is None
     softmax = box_titled(graph, "SoftmaxBackward0")
     assert softmax.id in paths["blocks.0.attention"].boxes
 
@@ -192,14 +193,16 @@ def test_expand_draws_one_block_whole_inside_the_rest():
     assert "blocks.3" in {frame.path for frame in folded.frames}
 
 
-def test_a_folded_module_counts_its_parameters_and_adds_its_gradient_norms():
+def test_a_folded_module_counts_its_parameters_and_the_norm_of_their_gradients():
     model, _, graph, modules = recorded(blocks=2, backward=True)
     folded = fold(graph, modules, {"blocks.0", "blocks.1", "embed", "head"})
     block = box_titled(folded, "blocks.0 · Block")
     parameters = sum(p.numel() for p in model.blocks[0].parameters())
     assert block.value == f"{parameters:,} parameters"
-    norms = sum(float(p.grad.norm()) for p in model.blocks[0].parameters())
-    assert block.grad == f"norms add up to {norms:.4g}"
+    # One norm over all its parameters' gradients, as clip_grad_norm_ measures it.
+    grads = [p.grad for p in model.blocks[0].parameters()]
+    norm = float(torch.nn.utils.get_total_norm(grads))
+    assert block.grad == f"norm {norm:.4g}"
 
 
 def test_before_backward_a_folded_module_shows_no_gradient():
@@ -213,6 +216,23 @@ def test_before_backward_a_folded_module_shows_no_gradient():
 )
 def test_parameter_counts_read_at_a_glance(count, text):
     assert format_count(count) == text
+
+
+def test_a_folded_box_sits_in_the_frame_of_its_parent_module():
+    _, _, graph, modules = recorded(blocks=1)
+    folded = fold(graph, modules, {"blocks.0.attention", "blocks.0.mlp", "blocks.0.norm"})
+    frame = {f.path: f for f in folded.frames}["blocks.0"]
+    inside = {node.title for node in folded.nodes if node.id in frame.boxes}
+    assert {"blocks.0.attention · Attention", "blocks.0.mlp · Sequential"} <= inside
+    assert "AddBackward0" in inside  # the residual adds Block.forward wrote
+
+
+def test_an_ops_tooltip_names_the_line_of_code_that_made_it():
+    _, _, graph, modules = recorded(blocks=1)
+    framed = fold(graph, modules, set())
+    adds = [n for n in framed.nodes if n.title == "AddBackward0"]
+    assert any("x = x + self.attention(self.norm(x))" in n.tooltip for n in adds)
+    assert all("made by blocks.0 at test_graph_modules.py:" in n.tooltip for n in adds)
 
 
 def test_folded_boxes_speak_chinese():

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "helpers" / "graph"
-PIPELINE = ["messages", "model", "names", "modules", "cut", "layout", "dot", "render"]
+PIPELINE = ["messages", "recording", "model", "names", "modules", "cut", "layout", "dot", "render"]
 
 
 def imported_from_the_package(module: str) -> set[str]:

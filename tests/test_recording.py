@@ -1,4 +1,4 @@
-"""helpers._recording: inside ``with recording(model):`` every autograd Node knows which module
+"""helpers.graph.recording: inside ``with recording(model):`` every autograd Node knows which module
 of the model made it, and which line of code; after the block nothing of it is left installed.
 
 The model of most tests is a small Transformer block written here (a LayerNorm, attention with a
@@ -18,7 +18,7 @@ from deep_graphs import with_a_small_stack
 from speaks import assert_speaks_chinese
 from torch import nn
 
-from helpers._recording import _ACTIVE, MadeBy, made_by, recording
+from helpers.graph.recording import _ACTIVE, MadeBy, made_by, recording
 from helpers.language import speaking
 
 FUTURE = torch.ones(3, 3, dtype=torch.bool).triu(diagonal=1)
@@ -572,7 +572,7 @@ def test_another_thread_inside_the_models_forward_changes_no_label_here():
 LONG_CHAIN_RECORDED = """
 import torch
 from torch import nn
-from helpers._recording import recording
+from helpers.graph.recording import recording
 
 class Waves(nn.Module):
     def forward(self, x):

@@ -565,6 +565,14 @@ _ERRORS = {
         "en": "{function} sets {option} itself: {reason}. Leave {option}= out.",
         "zh": "{function} 会自己设置 {option}：{reason}。请去掉 {option}=。",
     },
+    "picture shows every node": {
+        "en": "each picture shows every node of the pass, each module drawn whole in its frame",
+        "zh": "每张图都画出这次反向传播的全部节点，每个模块都在自己的外框里完整画出",
+    },
+    "picture marks the gradients": {
+        "en": "each picture writes the gradients sent so far on the arrows",
+        "zh": "每张图都会把到那一步为止送出的梯度写在箭头上",
+    },
     "picture outlines the node": {
         "en": "each picture outlines the node that runs at its step",
         "zh": "每张图都会框出在那一步运行的节点",

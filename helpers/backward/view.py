@@ -91,7 +91,7 @@ def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Draw
 
 
 def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[graph.Drawing]:
-    options = {"direction": "backward", "show_grads": False, **options}
+    options = {"direction": "backward", "show_grads": False, **options, "fold": False}
     direction = options.pop("direction")
     model = graph.build(trace.output, named, **options)  # one walk of the graph for every frame
     model = _as_in_the_pass(model, trace, options.get("show_values", True))
@@ -319,6 +319,10 @@ def _slider(view: StepThrough):
 SET_BY_EACH_PICTURE = {
     "highlight": "picture outlines the node",
     "edge_labels": "picture labels the arrows",
+    # Every Node of the pass runs at some step: none may be folded out of sight.
+    "fold": "picture shows every node",
+    "expand": "picture shows every node",
+    "marks": "picture marks the gradients",
 }
 
 

@@ -22,17 +22,20 @@ model that made them.
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
 import torch
 
+from helpers.graph import modules
 from helpers.graph.cut import add_references, cut, cut_note, reference_notes
 from helpers.graph.dot import BOX_STYLES, BoxStyle, edge_label_texts, style_of, to_dot
 from helpers.graph.layout import CUT_ERROR, CutEstimates, Plan, plan
 from helpers.graph.messages import MESSAGES
 from helpers.graph.model import (
+    MARKS,
     NODES_SAFE_TO_SEE,
     Graph,
     GraphEdge,
@@ -41,6 +44,7 @@ from helpers.graph.model import (
     why_nodes_safe_to_see,
 )
 from helpers.graph.names import Names, named_tensors, resolve_names
+from helpers.graph.recording import MadeBy, made_by, recording
 from helpers.graph.render import Drawing, GraphvizNotFound, LayoutTooSlow, RenderError
 
 __all__ = [
@@ -54,11 +58,14 @@ __all__ = [
     "GraphTooLarge",
     "GraphvizNotFound",
     "LayoutTooSlow",
+    "MadeBy",
     "NODES_SAFE_TO_SEE",
     "RenderError",
     "build",
     "draw",
+    "made_by",
     "named_tensors",
+    "recording",
     "resolve_names",
     "style_of",
     "to_dot",
@@ -91,6 +98,9 @@ def build(
     show_grads: bool = True,
     show_saved: bool = False,
     max_nodes: int | None = DEFAULT_MAX_NODES,
+    expand: str | Collection[str] | None = None,
+    fold: bool = True,
+    marks: Any = None,
 ) -> Graph:
     """The picture `draw` would make, as data: a `Graph` of boxes (``nodes``) and arrows.
 
@@ -103,10 +113,12 @@ def build(
     options = _checked_options(
         show_values=show_values, show_grads=show_grads, show_saved=show_saved
     )
-    roots, named, max_nodes = _roots(output), resolve_names(names), _checked(max_nodes)
+    roots, max_nodes, marked = _roots(output), _checked(max_nodes), _marks(marks)
+    named = [(name, tensor) for name, tensor, _ in marked] + resolve_names(names)
     model = build_graph(roots, named, **options)
     _check_walk(model, max_nodes)
-    picture, _ = _picture(_Cuts(model, {}), max_nodes, planned=False)
+    model, max_nodes = _by_module(model, expand, fold, max_nodes)
+    picture, _ = _picture(_Cuts(_marked(model, marked), {}), max_nodes, planned=False)
     return picture
 
 
@@ -121,6 +133,9 @@ def draw(
     max_nodes: int | None = DEFAULT_MAX_NODES,
     highlight: Any = None,
     edge_labels: Mapping[tuple[Any, Any], str] | None = None,
+    expand: str | Collection[str] | None = None,
+    fold: bool = True,
+    marks: Any = None,
 ) -> Drawing:
     """Draw the autograd graph behind ``output`` (a tensor, or a list of tensors).
 
@@ -142,6 +157,13 @@ def draw(
       is drawn in full once, with its one gradient, the sum over all its uses, and as a dashed
       box beside each far use; the caption lists them.
     - dashed "… N more nodes": what ``max_nodes`` cut off; the caption says so.
+    - purple, **module** (a graph recorded with ``with recording(model):``): a module of your
+      model folded into one box, with the numbers in its parameters and, after ``backward()``,
+      the norm of their gradients; a run of blocks built alike ("h.1–h.10") is one such box.
+      Modules drawn whole get a dashed purple frame with their name; an op's tooltip names the
+      line of your code that made it.
+    - ✓ green and ✗ red outlines (``marks=``): your gradients, right or wrong, as `compare` in
+      `helpers.backward` found them; the thickest is the one to fix first.
 
     Arguments:
         names: extra names, a dict ``{name: tensor or module}`` or pairs such as
@@ -170,6 +192,14 @@ def draw(
             several arrows join the two (``x * x``), a list of texts gives each its own, in the
             order of ``node.next_functions``. Keys for Nodes cut off by ``max_nodes`` are
             ignored; other unknown keys raise ValueError.
+        expand: a module's path (``"transformer.h.3"``), or several, drawn whole inside the
+            folded rest of a recorded graph.
+        fold: with True, the default, the picture of a recorded graph too big to read whole
+            (more than about 60 boxes) is folded by module, a level at a time from the model
+            down, while it keeps to about 60 boxes. False draws every Node, framed by module.
+        marks: what `helpers.backward.compare` returned: the tensors it compared, marked right
+            or wrong (also ``(name, tensor, mark)`` triples, mark one of "right", "wrong",
+            "first wrong").
 
     Returns a `Drawing`: ``.source`` is the DOT text, ``.svg()`` renders it, ``.save(path)``
     writes .svg, .png or .dot, and a notebook shows it as a picture. It keeps no reference to
@@ -181,10 +211,14 @@ def draw(
     if edge_labels is not None and not isinstance(edge_labels, Mapping):
         got = type(edge_labels).__name__
         raise TypeError(MESSAGES.say("edge_labels_not_a_dict", got=got))
-    roots, named, max_nodes = _roots(output), resolve_names(names), _checked(max_nodes)
-    # One pass, one direction: the model, the part of it drawn, its layout, its DOT.
+    roots, max_nodes, marked = _roots(output), _checked(max_nodes), _marks(marks)
+    named = [(name, tensor) for name, tensor, _ in marked] + resolve_names(names)
+    # One pass, one direction: the model, folded by module, the part of it drawn, its layout,
+    # its DOT.
     model = build_graph(roots, named, **options)
     _check_walk(model, max_nodes)
+    model, max_nodes = _by_module(model, expand, fold, max_nodes)
+    model = _marked(model, marked)
     cuts = _Cuts(model, edge_label_texts(model, edge_labels or {}))
     picture, layout = _picture(cuts, max_nodes, planned=True)
     source = to_dot(
@@ -287,6 +321,84 @@ def _offer(cuts: _Cuts, below: int | None = None) -> int | None:
         return None if model.walked_all else _round_down(model.walked_nodes)
     most = cuts.most_within(SUGGESTED_SECONDS)
     return _round_down(most if below is None else min(most, below - 1))
+
+
+def _by_module(
+    model: Graph, expand: Any, fold: Any, max_nodes: int | None
+) -> tuple[Graph, int | None]:
+    """The model framed by module, and folded where it is too big to read whole; and the
+    max_nodes to cut it with: a folded picture is drawn whole, since folding made it fit."""
+    expand = _checked_expand(expand)
+    if not isinstance(fold, bool):
+        raise TypeError(MESSAGES.say("not_true_or_false", option="fold", value=fold))
+    found = modules.modules_of(model)
+    if not found.recorded:
+        if expand:
+            raise ValueError(MESSAGES.say("expand_needs_recording"))
+        return model, max_nodes
+    for path in expand:
+        if path not in found.types:
+            raise ValueError(_unknown_module_message(path, found.types))
+    folded = modules.default_folding(model, found, expand) if fold else set()
+    picture = modules.fold(model, found, folded, expand)
+    note = modules.folding_note(picture, folded)
+    if note is None:
+        return picture, max_nodes
+    picture.notes.append(note)
+    return picture, (None if max_nodes == DEFAULT_MAX_NODES else max_nodes)
+
+
+def _checked_expand(expand: Any) -> tuple[str, ...]:
+    if expand is None:
+        return ()
+    if isinstance(expand, str):
+        return (expand,)
+    if isinstance(expand, Collection) and all(isinstance(path, str) for path in expand):
+        return tuple(expand)
+    raise TypeError(MESSAGES.say("bad_expand", got=type(expand).__name__))
+
+
+def _unknown_module_message(path: str, known: Collection[str]) -> str:
+    close = difflib.get_close_matches(path, [p for p in known if p], n=3, cutoff=0.5)
+    if close:
+        return MESSAGES.say("unknown_module_nearest", path=path, nearest=", ".join(close))
+    return MESSAGES.say("unknown_module", path=path)
+
+
+def _marks(marks: Any) -> list[tuple[str, torch.Tensor, str]]:
+    """``marks=`` as (name, tensor, mark) triples: a comparison's, or the triples given."""
+    if marks is None:
+        return []
+    if hasattr(marks, "marks") and callable(marks.marks):
+        marks = marks.marks()
+    try:
+        triples = [tuple(item) for item in marks]
+    except TypeError:
+        raise TypeError(MESSAGES.say("bad_marks", got=type(marks).__name__)) from None
+    for triple in triples:
+        if not (
+            len(triple) == 3
+            and isinstance(triple[0], str)
+            and isinstance(triple[1], torch.Tensor)
+            and triple[2] in MARKS
+        ):
+            raise TypeError(MESSAGES.say("bad_marks", got=type(marks).__name__))
+    return triples
+
+
+def _marked(model: Graph, marked: list[tuple[str, torch.Tensor, str]]) -> Graph:
+    """The model with each marked tensor's box marked (matched by identity)."""
+    if not marked:
+        return model
+    mark_of = {id(tensor): mark for _, tensor, mark in marked}
+    boxes = []
+    for node in model.nodes:
+        tensor = getattr(node.fn, "variable", None) if node.fn is not None else None
+        if tensor is None and node.tensor is not None:
+            tensor = node.tensor()
+        mark = mark_of.get(id(tensor)) if tensor is not None else None
+        boxes.append(node if mark is None or node.same_as else replace(node, mark=mark))
+    return replace(model, nodes=boxes)
 
 
 def _check_walk(model: Graph, max_nodes: int | None) -> None:

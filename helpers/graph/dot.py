@@ -23,6 +23,7 @@ from helpers.graph.layout import Plan, plan
 from helpers.graph.messages import MESSAGES
 from helpers.graph.model import (
     LEAF,
+    MODULE,
     OP,
     OUTPUT,
     SAVED,
@@ -73,7 +74,18 @@ BOX_STYLES = {
     SAVED: BoxStyle("#ffd8a8", "table", highlight_width=4),
     OP: BoxStyle("#e9ecef", "ellipse"),
     SUMMARY: BoxStyle("#ffffff", "note", border="dashed"),
+    MODULE: BoxStyle("#e5dbff", "table", highlight_width=4),
 }
+
+# A compared gradient's mark (draw(marks=...)): the sign written first in its box, and the colour
+# and width of the outline round it. The one to fix first is outlined twice as thick.
+MARK_STYLES = {
+    "right": ("✓", "#2b8a3e", 2),
+    "wrong": ("✗", HIGHLIGHT_COLOUR, 2),
+    "first wrong": ("✗", HIGHLIGHT_COLOUR, 5),
+}
+# A frame round the boxes of a module drawn whole (graph.frames).
+FRAME_COLOUR = "#9775fa"
 
 
 def style_of(node: GraphNode) -> BoxStyle:
@@ -101,6 +113,8 @@ def to_dot(
     labels = edge_label_texts(graph, edge_labels or {})
     layout = layout or plan(graph, labels)
     notes = graph.notes if direction == "forward" else [caption("backward"), *graph.notes]
+    if any(node.mark for node in graph.nodes):
+        notes = [*notes, caption("marks")]
     highlighted = _highlighted_boxes(graph, highlight)
     # Graphviz's network simplex, bounded where it could take long (see helpers.graph.layout).
     bounded = "" if layout.search_placement else ", nslimit=0"
@@ -132,6 +146,7 @@ def to_dot(
             f'fillcolor="{BOX_STYLES[LEAF].fill}"];'
         )
         lines += [_node_line(node, node.id in highlighted) for node in plain]
+    lines += _frame_lines(graph)
     # Parallel arrows (x * x) sit side by side: the last one's slot number goes on its outer
     # side, so that no number stands between a pair of arrows (between three, the middle must).
     between: dict[tuple[str, str], list[GraphEdge]] = {}
@@ -222,23 +237,77 @@ def _plain_box(node: GraphNode, style: BoxStyle) -> list[str]:
 
 
 def _table_box(node: GraphNode, style: BoxStyle, highlighted: bool) -> list[str]:
-    cells = [f"<B>{_html(node.title)}</B>"] if node.title else []
+    cells = []
+    outline = (HIGHLIGHT_COLOUR, style.highlight_width) if highlighted else None
+    if node.mark is not None:
+        sign, colour, width = MARK_STYLES[node.mark]
+        cells.append(f'<FONT COLOR="{colour}"><B>{sign}</B></FONT>')
+        outline = outline or (colour, width)
+    cells += [f"<B>{_html(node.title)}</B>"] if node.title else []
     cells += [_html(text) for text in (node.value, *node.notes) if text]
     if node.grad is not None:
         cells.append(f'<FONT COLOR="{GRAD_COLOUR}">{_html("grad " + node.grad)}</FONT>')
+    if node.mark == "first wrong":
+        cells.append(
+            f'<FONT COLOR="{HIGHLIGHT_COLOUR}"><B>{_html(caption("fix first"))}</B></FONT>'
+        )
     row = "<VR/>".join(f"<TD>{cell}</TD>" for cell in cells or [" "])
     table = (
         f'<TABLE BORDER="1" COLOR="{BORDER}" CELLBORDER="0" CELLSPACING="0" '
         f'CELLPADDING="{CELL_PADDING}" BGCOLOR="{style.fill}"><TR>{row}</TR></TABLE>'
     )
-    if highlighted:
+    if outline is not None:
         # The outline goes round the table, not into it: a thicker table border would make the
         # box bigger, and the step-by-step pictures would shift from frame to frame.
+        colour, width = outline
         return [
-            f"shape=box, width=0, height=0, margin=0, penwidth={style.highlight_width}, "
-            f'color="{HIGHLIGHT_COLOUR}", fillcolor="{style.fill}", label=<{table}>'
+            f"shape=box, width=0, height=0, margin=0, penwidth={width}, "
+            f'color="{colour}", fillcolor="{style.fill}", label=<{table}>'
         ]
     return [f"shape=plain, label=<{table}>"]
+
+
+def _frame_lines(graph: Graph) -> list[str]:
+    """A cluster per frame, nested as the modules are: Graphviz draws a labelled border round
+    its boxes. The boxes are written before, so a cluster only names them."""
+    drawn = {node.id for node in graph.nodes}
+    children: dict[str | None, list[Any]] = {}
+    for frame in graph.frames:
+        children.setdefault(frame.parent, []).append(frame)
+    lines: list[str] = []
+    # Depth first, without recursion: (frame, its depth) on a stack, "}" markers to close.
+    stack: list[Any] = [(frame, 1) for frame in reversed(children.get(None, []))]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            lines.append(item)
+            continue
+        frame, depth = item
+        boxes = [box for box in frame.boxes if box in drawn]
+        if not boxes and not _frames_boxes(frame, children, drawn):
+            continue
+        indent = "  " * depth
+        lines.append(
+            f"{indent}subgraph cluster_{len(lines)} {{ label=<{_html(frame.label)}>; "
+            f'labelloc=t; labeljust=l; style="rounded,dashed"; color="{FRAME_COLOUR}"; '
+            f'fontcolor="{NOTE_COLOUR}"; margin=10;'
+        )
+        if boxes:
+            lines.append(f"{indent}  {'; '.join(boxes)};")
+        stack.append(f"{indent}}}")
+        stack.extend((inner, depth + 1) for inner in reversed(children.get(frame.path, [])))
+    return lines
+
+
+def _frames_boxes(frame: Any, children: dict, drawn: set[str]) -> bool:
+    """Whether a frame inside ``frame``, at any depth, has a box drawn."""
+    to_visit = list(children.get(frame.path, []))
+    while to_visit:
+        inner = to_visit.pop()
+        if any(box in drawn for box in inner.boxes):
+            return True
+        to_visit.extend(children.get(inner.path, []))
+    return False
 
 
 def _edge_line(

@@ -27,7 +27,7 @@ from helpers.graph.model import (
     LEAF,
     SAVED,
     SUMMARY,
-    TENSOR_KINDS,
+    TABLE_KINDS,
     Graph,
     GraphNode,
     heights,
@@ -261,7 +261,7 @@ def _size(graph: Graph, height: dict[str, int], labelled: set[tuple[str, str]]) 
 def _is_table(node: GraphNode) -> bool:
     """Whether `helpers.graph.dot.to_dot` draws the box as an HTML table, whose text Graphviz
     measures cell by cell: every tensor's box but the one-line ones."""
-    return node.kind in TENSOR_KINDS and not is_one_line_box(node)
+    return node.kind in TABLE_KINDS and not is_one_line_box(node)
 
 
 # --- every cut of a model, estimated in one pass -----------------------------------------------

@@ -74,6 +74,34 @@ _TEXTS = {
         "zh": "names[{name!r}] 是 {got}，不是张量：names 把一个名字对应到它所标注的张量"
         "（或者模块，用来给模块的参数命名）。",
     },
+    # --- expand=, fold= and marks=
+    "bad_expand": {
+        "en": "expand takes a module's path, such as 'transformer.h.3', or a list of them, not a "
+        "{got}.",
+        "zh": "expand 需要一个模块的路径，例如 'transformer.h.3'，或者由路径组成的列表，"
+        "不能是 {got}。",
+    },
+    "expand_needs_recording": {
+        "en": "expand= unfolds modules of a recorded graph, and autograd recorded this one "
+        "without them: write `with recording(model):` (from helpers.graph) around the forward "
+        "pass, then draw.",
+        "zh": "expand= 展开的是录制过的计算图里的模块，而这张图没有模块信息：请在前向传播外面写 "
+        "`with recording(model):`（来自 helpers.graph），再画图。",
+    },
+    "unknown_module": {
+        "en": "No module {path!r} made any part of this graph. Use a path as "
+        "model.named_modules() writes it.",
+        "zh": "这张计算图里没有任何部分是由模块 {path!r} 生成的。请使用 "
+        "model.named_modules() 给出的路径。",
+    },
+    "unknown_module_nearest": {
+        "en": "No module {path!r} made any part of this graph; did you mean {nearest}?",
+        "zh": "这张计算图里没有任何部分是由模块 {path!r} 生成的；你是不是想写 {nearest}？",
+    },
+    "bad_marks": {
+        "en": "marks takes what compare() returned, e.g. draw(loss, marks=result), not a {got}.",
+        "zh": "marks 需要 compare() 的返回值，例如 draw(loss, marks=result)，不能是 {got}。",
+    },
     # --- highlight= and edge_labels=
     "highlight_not_a_node": {
         "en": "highlight= takes an autograd Node such as y.grad_fn (or None), not a {got}.",

@@ -40,6 +40,11 @@ OUTPUT = "output"  # a tensor passed to draw(): where the backward pass starts
 SUMMARY = "summary"  # the one box standing for the Nodes cut off by max_nodes
 # The kinds of box that show a tensor (its name, value, notes and gradient); the others are Nodes.
 TENSOR_KINDS = (LEAF, TENSOR, OUTPUT, SAVED)
+MODULE = "module"  # a module of your model folded into one box (helpers.graph.modules)
+# The kinds of box drawn as a table of text: the tensors' and the folded modules'.
+TABLE_KINDS = (*TENSOR_KINDS, MODULE)
+# What compare (helpers.backward) found of your gradient of a tensor, shown on its box.
+MARKS = ("right", "wrong", "first wrong")
 
 # Tensors with at most this many elements show their values; larger ones show shape and dtype.
 SMALL_TENSOR = 4
@@ -141,6 +146,13 @@ _CAPTION_TEXTS = {
         "down to the leaves.",
         "zh": "反向绘制：输出在最上方，箭头沿梯度的方向向下指向叶子节点。",
     },
+    "fix first": {"en": "fix this first", "zh": "先改这个"},
+    "marks": {
+        "en": "Your gradients against autograd's: ✓ green, right; ✗ red, wrong; the thick red box "
+        "is the one to fix first.",
+        "zh": "你的梯度与 autograd 的比较：绿色 ✓ 表示对，红色 ✗ 表示错；"
+        "粗红框是要最先修正的那一个。",
+    },
     # One sentence of the caption after another (Chinese puts no space after "。").
     "then": {"en": "{first} {second}", "zh": "{first}{second}"},
     # --- inside the boxes
@@ -216,6 +228,8 @@ class GraphNode:
     # own Node for an op or a leaf, the op that computed or saved it for another tensor; -1 for
     # a tensor autograd recorded nothing for. A cut keeps the boxes of the Nodes met first.
     walk_order: int = -1
+    # One of MARKS on the box of a tensor whose gradient you computed by hand: draw(marks=...).
+    mark: str | None = None
     # A weak reference to the tensor a tensor box shows (None for other boxes): a picture of a
     # recorded backward pass shows its value as the pass saw it (helpers.backward_view).
     tensor: Any = field(default=None, compare=False, repr=False)
@@ -297,7 +311,7 @@ def is_one_line_box(node: GraphNode) -> bool:
         return False
     if node.same_as:
         return True
-    if node.title or node.grad is not None or node.notes:
+    if node.title or node.grad is not None or node.notes or node.mark:
         return False
     return bool(node.value) and node.value.isprintable()
 

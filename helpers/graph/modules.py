@@ -1,12 +1,12 @@
 """The boxes of a picture grouped by the module of your model that made them, and folded.
 
-After ``with recording(model):`` (`helpers._recording`) every autograd Node made in the block knows
-its module. This module reads that off the boxes of a `Graph` and
+After ``with recording(model):`` (`helpers.graph.recording`) every autograd Node made in the
+block knows its module. This module reads that off the boxes of a `Graph` and
 
 - **frames** each module that is drawn whole: a labelled frame round its boxes, frames inside
   frames as the modules nest (``transformer`` > ``h.3`` > ``attn``);
 - **folds** a module into one box: its name and type, the numbers in its parameters, and after
-  ``backward()`` the sum of its parameters' gradient norms; arrows into it and out of it are the
+  ``backward()`` the norm of its parameters' gradients; arrows into it and out of it are the
   module's inputs and outputs;
 - folds a **run of repeated siblings** (``h.1`` to ``h.10``, each built like ``h.0``) into one
   box, keeping the first and the last of the run as they are;
@@ -21,14 +21,15 @@ says comes from `CAPTIONS`, and `helpers.graph` draws frames and module boxes.
 from __future__ import annotations
 
 import math
+import os
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field, replace
 
 import torch
 
-from helpers._recording import MADE_BY, MadeBy
 from helpers.graph.model import (
+    MODULE,
     OP,
     SUMMARY,
     TENSOR_KINDS,
@@ -37,9 +38,8 @@ from helpers.graph.model import (
     GraphNode,
     format_number,
 )
+from helpers.graph.recording import MADE_BY, MadeBy
 from helpers.language import Catalogue
-
-MODULE = "module"  # a folded module (or run of repeated modules): one box
 
 # The default picture of a recorded graph keeps to about this many boxes: a screen or two.
 MOST_BOXES = 60
@@ -297,7 +297,7 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
     for node in graph.nodes:
         path = inside.get(node.id)
         if path is None:
-            boxes.append(node)
+            boxes.append(_with_its_line(node))
             continue
         group = middle_of.get(path)
         key = group[1] if group else path
@@ -308,17 +308,52 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
         if group:
             middle = group[1:-1]
             nodes = [n for p in middle for n in members[p]]
-            boxes.append(_run_box(box_id, middle, group[0], nodes, modules))
+            box = _run_box(box_id, middle, group[0], nodes, modules)
         else:
-            boxes.append(_module_box(box_id, path, members[path], modules))
+            nodes = members[path]
+            box = _module_box(box_id, path, nodes, modules)
+        # Where the walk met the first Node it holds: a cut keeps it with its nearest Node.
+        box.walk_order = min((n.walk_order for n in nodes if n.walk_order >= 0), default=-1)
+        boxes.append(box)
     rep = {}
     for box, path in inside.items():
         group = middle_of.get(path)
         rep[box] = box_of_module[group[1] if group else path]
     edges = _folded_edges(graph.edges, rep)
-    kept = {node.id for node in boxes}
-    frames = _frames(graph, modules, kept)
+    # Each box in the frame of the module it belongs to: a folded module's box in its parent's.
+    frame_of = {node.id: modules.of_box.get(node.id) for node in boxes}
+    for key, box_id in box_of_module.items():
+        frame_of[box_id] = key.rpartition(".")[0] if key else None
+    frames = _frames(boxes, frame_of, modules)
     return replace(graph, nodes=boxes, edges=edges, frames=frames)
+
+
+def _with_its_line(node: GraphNode) -> GraphNode:
+    """An op's box whose tooltip says which module and which line of your code made it."""
+    made = _made_by(node.fn) if node.kind == OP else None
+    if made is None or made.code is None:
+        return node
+    where = f"{os.path.basename(made.file)}:{made.line}"
+    module = made.module if made.module is not None else say("no module")
+    tooltip = say("made by", op=node.title, module=module or say("the model"), where=where,
+                  code=made.code)  # fmt: skip
+    return replace(node, tooltip=tooltip)
+
+
+def folding_note(graph: Graph, folded: set[str]) -> str | None:
+    """The caption's sentence on a folded picture: how many modules are folded, and how to
+    draw one of them whole (or all of it)."""
+    boxes = [node for node in graph.nodes if node.kind == MODULE]
+    if not boxes:
+        return None
+    example = _example_to_expand(folded)
+    return say("folded caption", count=len(boxes), example=example)
+
+
+def _example_to_expand(folded: set[str]) -> str:
+    """A module a learner may well want whole: the first numbered block, else the first."""
+    numbered = [path for path in folded if path.rpartition(".")[2].isdigit()]
+    return sorted(numbered or folded, key=_natural)[0]
 
 
 def _folded_edges(edges: list[GraphEdge], rep: dict[str, str]) -> list[GraphEdge]:
@@ -348,7 +383,7 @@ def _module_box(box_id: str, path: str, nodes: list[GraphNode], modules: Modules
         MODULE,
         modules.label(path),
         value=say("parameters", count=format_count(parameters)) if parameters else "",
-        grad=None if grad_norm is None else say("grad norms", norm=format_number(grad_norm)),
+        grad=None if grad_norm is None else say("grad norm", norm=format_number(grad_norm)),
         tooltip=say("folded module", path=path or say("the model")),
     )
 
@@ -365,7 +400,7 @@ def _run_box(
         MODULE,
         title,
         value=say("parameters", count=format_count(parameters)) if parameters else "",
-        grad=None if grad_norm is None else say("grad norms", norm=format_number(grad_norm)),
+        grad=None if grad_norm is None else say("grad norm", norm=format_number(grad_norm)),
         notes=notes,
         tooltip=say("folded run", first=first, last=last),
     )
@@ -377,9 +412,14 @@ def _tail(path: str) -> str:
 
 
 def _parameters(nodes: list[GraphNode]) -> tuple[int, float | None]:
-    """The numbers in the parameters among ``nodes`` (leaf boxes), and the sum of their
-    gradients' norms (None while none has a gradient)."""
-    count, norm, any_grad = 0, 0.0, False
+    """The numbers in the parameters among ``nodes`` (leaf boxes), and the norm of all their
+    gradients taken together (None while none has a gradient).
+
+    One norm, as ``torch.nn.utils.clip_grad_norm_`` measures a model's: the square root of the
+    sum of every squared number. A sum of each parameter's norm would grow with the number of
+    tensors a module happens to be split into, and a block would outweigh its own layers.
+    """
+    count, squares, any_grad = 0, 0.0, False
     for node in nodes:
         leaf = getattr(node.fn, "variable", None)
         if not isinstance(leaf, torch.Tensor) or node.same_as is not None:
@@ -387,21 +427,26 @@ def _parameters(nodes: list[GraphNode]) -> tuple[int, float | None]:
         count += leaf.numel()
         if leaf.grad is not None:
             any_grad = True
-            norm += float(torch.linalg.vector_norm(leaf.grad.detach().float()))
-    return count, (norm if any_grad else None)
+            squares += float(torch.linalg.vector_norm(leaf.grad.detach().double())) ** 2
+    return count, (math.sqrt(squares) if any_grad else None)
 
 
-def _frames(graph: Graph, modules: Modules, kept: set[str]) -> list[Frame]:
-    """A frame for each module with boxes drawn whole: its own boxes (those it made itself),
-    inside the frame of its nearest module that has a frame too."""
+def _frames(
+    boxes: list[GraphNode], frame_of: dict[str, str | None], modules: Modules
+) -> list[Frame]:
+    """A frame for each module drawn whole, round its own boxes (those it made itself, and its
+    folded submodules), inside the frame of its nearest module that has a frame too."""
     own: dict[str, list[str]] = defaultdict(list)
-    for node in graph.nodes:
-        path = modules.of_box.get(node.id)
-        if node.id in kept and path is not None and node.kind in (*TENSOR_KINDS, OP):
+    for node in boxes:
+        path = frame_of.get(node.id)
+        if path is not None and node.kind in (*TENSOR_KINDS, OP, MODULE):
             own[path].append(node.id)
     framed = set()
     for path in own:
         framed.update(_ancestors_of(path))
+    # A container (a ModuleList of blocks) runs nothing of its own: a frame round its frames
+    # would only add a border.
+    framed = {path for path in framed if own.get(path) or modules.types.get(path) not in CONTAINERS}
     frames = []
     for path in sorted(framed, key=_natural):
         if path == "" and not own.get(""):
@@ -425,8 +470,21 @@ def format_count(count: int) -> str:
 _TEXTS = {
     "the model": {"en": "the model", "zh": "整个模型"},
     "parameters": {"en": "{count} parameters", "zh": "{count} 个参数"},
-    "grad norms": {"en": "norms add up to {norm}", "zh": "范数之和 {norm}"},
+    "grad norm": {"en": "norm {norm}", "zh": "范数 {norm}"},
     "blocks like": {"en": "{count} blocks like {like}", "zh": "{count} 个与 {like} 相同的块"},
+    "no module": {"en": "no module", "zh": "不属于任何模块"},
+    "made by": {
+        "en": "{op}, made by {module} at {where}: {code}",
+        "zh": "{op}：由 {module} 在 {where} 生成：{code}",
+    },
+    "folded caption": {
+        "en": "Folded by module: each of the {count} purple boxes stands for a module of your "
+        "model (or a run of modules built alike). draw(..., expand='{example}') draws one whole, "
+        "draw(..., fold=False) all of them.",
+        "zh": "按模块折叠：{count} 个紫色框中的每一个代表你模型里的一个模块"
+        "（或一串结构相同的模块）。"
+        "draw(..., expand='{example}') 可以把其中一个完整画出，draw(..., fold=False) 画出全部。",
+    },
     "folded module": {
         "en": "{path}, folded: draw(..., expand='{path}') draws it whole",
         "zh": "{path}（已折叠）：draw(..., expand='{path}') 可以把它完整画出",

@@ -1,6 +1,6 @@
 """Which module of your model made each autograd Node, and which line of your code.
 
-    >>> from helpers._recording import made_by, recording
+    >>> from helpers.graph.recording import made_by, recording
     >>> with recording(model):                 # the one extra line around your forward pass
     ...     loss = model(tokens).logsumexp(-1).mean()
     >>> made_by(loss.grad_fn)                  # the mean: made in the block, outside any module
@@ -420,4 +420,4 @@ _TEXTS = {
     },
 }
 
-MESSAGES = Catalogue("helpers._recording", _TEXTS)
+MESSAGES = Catalogue("helpers.graph.recording", _TEXTS)

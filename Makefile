@@ -140,7 +140,7 @@ repository: $(DEV_STAMP)
 	$(BIN)/python tools/set_repository.py $(URL)
 
 bench: $(DEV_STAMP)
-	$(BIN)/python -m pip install --quiet torchviz==0.0.3
+	$(BIN)/python -m pip install --quiet torchviz==0.0.3 torchview==0.2.7
 	for script in benchmarks/bench_*.py; do $(BIN)/python $$script || exit 1; done
 
 clean:

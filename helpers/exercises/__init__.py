@@ -336,7 +336,7 @@ def _find(exercise_id: Any) -> Exercise:
 
 def _nearest_ids(written: Any, read: str | None, known: list[str]) -> list[str]:
     """The ids a learner most likely meant by an id that names no exercise: the questions of the
-    lesson written ("1.9": 01.1, 01.2, 01.3) or of the nearest lesson ("10.1": lesson 09's),
+    lesson written ("1.9": 01.1, 01.2, 01.3) or of the nearest lesson ("12.1": lesson 11's),
     or for text that is no id, the known ids spelled most alike ("01.1a": 01.1)."""
     if read is not None:
         lessons = {known_id.split(".")[0] for known_id in known}

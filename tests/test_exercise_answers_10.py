@@ -1,0 +1,235 @@
+"""Notebook 10's check cells accept what PyTorch actually does: each question's code, run.
+
+tests/test_exercises.py proves each check accepts its sample answers; here every question of
+notebook 10 is computed, on the notebook's own network and data, and the check must accept the
+result and reject what a plausible slip would give instead.
+"""
+
+import torch
+from torch import nn
+
+from helpers.backward import compare
+from helpers.exercises import check
+
+N, D_IN, H, D_OUT = 64, 1000, 100, 10  # the network of notebooks 05 to 07 and 10
+LEARNING_RATE = 1e-6
+# From the loss towards the weights: each tensor, and the tensor whose gradient its own is made
+# from (None for the first). The order in which notebook 10 computes the gradients.
+MADE_FROM = {"y_pred": None, "w2": "y_pred", "h_relu": "y_pred", "h": "h_relu", "w1": "h"}
+
+
+def accepted(exercise_id, computed):
+    verdict = check(exercise_id, computed)
+    assert verdict.correct, f"{exercise_id}: PyTorch gives {computed!r}, which the check rejects"
+
+
+def rejected(exercise_id, computed):
+    verdict = check(exercise_id, computed)
+    assert not verdict.correct, f"{exercise_id}: the check accepts {computed!r}, a wrong answer"
+
+
+def make_data(seed=0):
+    # notebook 10's make_data() (notebook 05's): inputs, targets and starting weights
+    generator = torch.Generator().manual_seed(seed)
+    x = torch.randn(N, D_IN, generator=generator)
+    y = torch.randn(N, D_OUT, generator=generator)
+    w1 = torch.randn(D_IN, H, generator=generator)
+    w2 = torch.randn(H, D_OUT, generator=generator)
+    return x, y, w1, w2
+
+
+def forward():
+    """Notebook 10's forward pass, each tensor named, with w1 and w2 requiring grad."""
+    x, y, w1, w2 = make_data()
+    w1.requires_grad_()
+    w2.requires_grad_()
+    h = x.mm(w1)
+    h_relu = h.clamp(min=0)
+    y_pred = h_relu.mm(w2)
+    loss = (y_pred - y).pow(2).sum()
+    return loss, {"x": x, "y": y, "w1": w1, "w2": w2, "h": h, "h_relu": h_relu, "y_pred": y_pred}
+
+
+def by_hand(t, clone=True, mask=True):
+    """Notebook 10's backward pass, by hand: with the copy and the mask, or without either."""
+    with torch.no_grad():
+        grad_y_pred = 2.0 * (t["y_pred"] - t["y"])
+        grad_w2 = t["h_relu"].t().mm(grad_y_pred)
+        grad_h_relu = grad_y_pred.mm(t["w2"].t())
+        grad_h = grad_h_relu.clone() if clone else grad_h_relu
+        if mask:
+            grad_h[t["h"] < 0] = 0
+        grad_w1 = t["x"].t().mm(grad_h)
+    return {"y_pred": grad_y_pred, "w2": grad_w2, "h_relu": grad_h_relu, "h": grad_h, "w1": grad_w1}
+
+
+def wrong_gradients(loss, tensors, mine):
+    """The names whose hand-written gradient differs from autograd's, in MADE_FROM's order."""
+    names = list(MADE_FROM)
+    autograds = torch.autograd.grad(loss, [tensors[name] for name in names], retain_graph=True)
+    return [
+        name
+        for name, auto in zip(names, autograds, strict=True)
+        if not torch.allclose(mine[name], auto, rtol=1e-5, atol=1e-3)
+    ]
+
+
+def fix_first(wrong):
+    """The wrong gradient nearest the loss whose own source gradient is right."""
+    return next(name for name in wrong if MADE_FROM[name] not in wrong)
+
+
+def test_the_backward_pass_of_section_2_is_right_everywhere():
+    loss, tensors = forward()
+    assert wrong_gradients(loss, tensors, by_hand(tensors)) == []
+
+
+def test_10_1_without_the_mask_h_is_the_gradient_to_fix_first():
+    loss, tensors = forward()
+    wrong = wrong_gradients(loss, tensors, by_hand(tensors, mask=False))
+    assert wrong == ["h", "w1"]  # w1 only inherits h's mistake
+    accepted("10.1", fix_first(wrong))
+    rejected("10.1", wrong[-1])
+
+
+def test_10_2_without_the_copy_the_mask_makes_h_relu_wrong():
+    loss, tensors = forward()
+    wrong = wrong_gradients(loss, tensors, by_hand(tensors, clone=False))
+    assert wrong == ["h_relu"]
+    accepted("10.2", wrong[0])
+    rejected("10.2", "h")
+
+
+def test_10_1_and_10_2_are_what_compare_itself_names_first():
+    # notebook 10's cells, with the names compare finds in the caller's variables
+    x, y, w1, w2 = make_data()
+    w1.requires_grad_()
+    w2.requires_grad_()
+    h = x.mm(w1)
+    h_relu = h.clamp(min=0)
+    y_pred = h_relu.mm(w2)
+    loss = (y_pred - y).pow(2).sum()
+    tensors = {"x": x, "y": y, "w1": w1, "w2": w2, "h": h, "h_relu": h_relu, "y_pred": y_pred}
+    without_mask = compare(loss, by_hand(tensors, mask=False))
+    accepted("10.1", without_mask.first_wrong)
+    without_copy = compare(loss, by_hand(tensors, clone=False))
+    assert [check.name for check in without_copy.checks if not check.right] == ["h_relu"]
+    accepted("10.2", without_copy.first_wrong)
+
+
+def train_by_hand(steps=500):
+    # notebook 10, section 4: the six lines of section 2 in place of loss.backward()
+    x, y, w1, w2 = make_data()
+    losses = []
+    for _ in range(steps):
+        h = x.mm(w1)
+        h_relu = h.clamp(min=0)
+        y_pred = h_relu.mm(w2)
+        loss = (y_pred - y).pow(2).sum()
+        losses.append(loss.item())
+        grad_y_pred = 2.0 * (y_pred - y)
+        grad_w2 = h_relu.t().mm(grad_y_pred)
+        grad_h_relu = grad_y_pred.mm(w2.t())
+        grad_h = grad_h_relu.clone()
+        grad_h[h < 0] = 0
+        grad_w1 = x.t().mm(grad_h)
+        w1 -= LEARNING_RATE * grad_w1
+        w2 -= LEARNING_RATE * grad_w2
+    return losses
+
+
+def train_with_autograd(steps=500):
+    # notebook 10, section 4: notebook 05's loop
+    x, y, w1, w2 = make_data()
+    w1.requires_grad_()
+    w2.requires_grad_()
+    losses = []
+    for _ in range(steps):
+        loss = (x.mm(w1).clamp(min=0).mm(w2) - y).pow(2).sum()
+        losses.append(loss.item())
+        loss.backward()
+        with torch.no_grad():
+            w1 -= LEARNING_RATE * w1.grad
+            w2 -= LEARNING_RATE * w2.grad
+            w1.grad.zero_()
+            w2.grad.zero_()
+    return losses
+
+
+def test_10_3_hand_and_autograd_train_to_the_same_bits():
+    hand, auto = train_by_hand(), train_with_autograd()
+    largest = max(abs(a - b) / b for a, b in zip(hand, auto, strict=True))
+    if largest == 0:
+        letter = "a"
+    elif largest <= 1e-6:
+        letter = "b"
+    else:
+        letter = "c"
+    accepted("10.3", letter)
+
+
+def test_10_4_only_x_transposed_times_grad_h_is_the_gradient_of_w1():
+    loss, t = forward()
+    (auto,) = torch.autograd.grad(loss, t["w1"], retain_graph=True)
+    grad_h = by_hand(t)["h"]
+    with torch.no_grad():
+        options = {
+            "a": t["x"].t().mm(grad_h),
+            "b": grad_h.t().mm(t["x"]),
+            "c": grad_h.mm(t["w1"].t()),
+        }
+    right = [c for c, g in options.items() if g.shape == auto.shape and torch.equal(g, auto)]
+    assert right == ["a"]
+    accepted("10.4", right[0])
+    assert torch.equal(options["b"], auto.t())  # the same numbers, transposed: w1.T's shape
+    rejected("10.4", "b")
+
+
+def test_10_5_a_broadcast_bias_gets_the_gradient_summed_over_the_batch():
+    _, t = forward()
+    b2 = torch.randn(D_OUT, requires_grad=True)
+    h_relu, w2, y = t["h_relu"].detach(), t["w2"].detach(), t["y"]
+    y_pred = h_relu.mm(w2) + b2
+    loss = (y_pred - y).pow(2).sum()
+    (auto,) = torch.autograd.grad(loss, b2)
+    grad_y_pred = 2.0 * (y_pred.detach() - y)
+    options = {
+        "a": grad_y_pred.sum(0),
+        "b": grad_y_pred.sum(1),
+        "c": grad_y_pred.mean(0),
+        "d": grad_y_pred[0],
+    }
+    right = [
+        c
+        for c, g in options.items()
+        if g.shape == auto.shape and torch.allclose(g, auto, rtol=1e-5, atol=1e-3)
+    ]
+    assert right == ["a"]
+    accepted("10.5", right[0])
+    rejected("10.5", "c")
+
+
+def dropout_model():
+    # notebook 10, section 5: the network as nn modules, with a Dropout after the ReLU
+    torch.manual_seed(0)  # which hidden values Dropout zeroes is random
+    x, _, w1, w2 = make_data()
+    first, second = nn.Linear(D_IN, H, bias=False), nn.Linear(H, D_OUT, bias=False)
+    with torch.no_grad():
+        first.weight.copy_(w1.t())
+        second.weight.copy_(w2.t())
+    return nn.Sequential(first, nn.ReLU(), nn.Dropout(p=0.5), second), x
+
+
+def same_twice_and_recorded(model, x):
+    first, second = model(x), model(x)
+    return torch.equal(first, second), first.requires_grad
+
+
+def test_10_6_no_grad_without_eval_leaves_dropout_on():
+    model, x = dropout_model()
+    model.train()
+    with torch.no_grad():
+        accepted("10.6", same_twice_and_recorded(model, x))
+    model.eval()
+    with torch.no_grad():
+        rejected("10.6", same_twice_and_recorded(model, x))  # (True, False): eval() as well

@@ -25,6 +25,7 @@ from helpers.graph.model import (
     OP,
     SAVED,
     SUMMARY,
+    TENSOR_KINDS,
     Graph,
     GraphEdge,
     GraphNode,
@@ -41,6 +42,10 @@ from helpers.graph.model import (
 # hundred steps does not.
 DETOUR_BUDGET = 12
 REACH = 2
+# A tensor used twice (the residual stream: into a block, and round it to the add after it) keeps
+# its arrows up to this many rows crossed: the arrow is what shows the connection, and one arrow
+# costs the layout little. Only one crossing the whole of a big picture becomes references.
+TWO_USES_BUDGET = 60
 
 
 def cut(model: Graph, kept: int) -> Graph:
@@ -119,7 +124,8 @@ def add_references(graph: Graph) -> tuple[Graph, dict[str, int]]:
     uses: dict[str, int] = {}
     for source, edges in shared.items():
         spans = [rows[edge.target] - rows[source] for edge in edges]
-        if sum(span - 1 for span in spans) > DETOUR_BUDGET:
+        budget = TWO_USES_BUDGET if len(edges) == 2 else DETOUR_BUDGET
+        if sum(span - 1 for span in spans) > budget:
             far.update(id(e) for e, span in zip(edges, spans, strict=True) if span > REACH)
             uses[source] = len(edges)
     if not far:
@@ -157,11 +163,13 @@ def _marked(nodes: list[GraphNode], referenced: set[str]) -> list[GraphNode]:
 
 
 def _reference_to(full: GraphNode, reference_id: str) -> GraphNode:
-    """A small box standing for ``full``: the same kind (so the same colour), its title only."""
+    """A small box standing for ``full``: the same kind (so the same colour), its title only;
+    an unnamed tensor's says what it holds too ("#1 · (768,) float32"), as "#1" alone does not."""
+    unnamed = full.kind in TENSOR_KINDS and full.title.startswith("#") and full.value
     return GraphNode(
         reference_id,
         full.kind,
-        full.title,
+        f"{full.title} · {full.value}" if unnamed else full.title,
         tooltip=caption("same Node" if full.kind == OP else "same tensor"),
         fn=full.fn,
         same_as=full.id,

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import xml.etree.ElementTree as ElementTree
+from collections import Counter
 
 import pytest
 import torch
@@ -21,6 +22,8 @@ from helpers.graph import (
     DEFAULT_MAX_NODES,
     DEFAULT_SECONDS,
     MAX_SECONDS,
+    SUGGESTED_ACROSS,
+    SUGGESTED_ROWS,
     SUGGESTED_SECONDS,
     GraphTooLarge,
     build,
@@ -267,10 +270,18 @@ def test_an_unlimited_request_too_big_to_lay_out_is_refused_before_graphviz_runs
 
 
 def offered(notes: list[str]) -> int | None:
-    """The max_nodes a cut picture's caption offers (None: all of them)."""
+    """The max_nodes a cut picture's caption offers (None: all of them; 0: no more)."""
     cut = next(note for note in notes if note.startswith("Showing"))
+    if "Drawing more would take too long" in cut:
+        return 0
     found = re.search(r"max_nodes=([\d,]+|None)", cut).group(1)
     return None if found == "None" else int(found.replace(",", ""))
+
+
+def readable(layout) -> bool:
+    """A picture a learner can read on a screen, as the offers count it."""
+    across = max(Counter(layout.height.values()).values())
+    return layout.rows <= SUGGESTED_ROWS and across <= SUGGESTED_ACROSS
 
 
 OFFERED_CASES = {
@@ -278,25 +289,51 @@ OFFERED_CASES = {
     "fresh weights, 5,000 layers": lambda: fresh_chain(5000),
     "loss total, 3,000 steps": lambda: loss_total(3000)[0],
     # Many arrows between few rows: the whole graph would take over 10 s.
-    "dense layers, 100 wide": lambda: dense_layers(100, 4),
-    "170 leaves used by 170 ops": lambda: dense_pair(170),
+    "dense layers, 30 wide": lambda: dense_layers(30, 12),
 }
 
 
 @pytest.mark.parametrize("case", list(OFFERED_CASES))
-def test_the_caption_of_a_cut_picture_offers_a_picture_quick_enough_to_suggest(case):
+def test_the_caption_of_a_cut_picture_offers_a_picture_quick_enough_and_readable(case):
     y = OFFERED_CASES[case]()
     suggested = offered(build(y).notes)
-    assert plan(build(y, max_nodes=suggested)).estimated_seconds <= SUGGESTED_SECONDS
+    assert suggested != 0  # something more is offered (None: all of it)
+    layout = plan(build(y, max_nodes=suggested))
+    assert layout.estimated_seconds <= SUGGESTED_SECONDS
+    assert readable(layout)
 
 
-@pytest.mark.parametrize("make", [lambda: dense_layers(100, 4), lambda: dense_pair(170)])
-def test_the_offer_is_not_far_below_what_lays_out_within_the_suggested_time(make):
+@pytest.mark.parametrize("case", list(OFFERED_CASES))
+def test_the_offer_is_not_far_below_what_lays_out_quickly_and_reads(case):
     # The offer is read off the estimate of every cut of the model at once, not halved until
-    # a plan agrees: twice as many Nodes would be too slow.
-    y = make()
+    # a plan agrees: twice as many Nodes would be too slow, or too big to read.
+    y = OFFERED_CASES[case]()
     suggested = offered(build(y).notes)
-    assert plan(build(y, max_nodes=2 * suggested)).estimated_seconds > SUGGESTED_SECONDS
+    if suggested is None:
+        return  # all of it is offered
+    model = build(y, max_nodes=2 * suggested)
+    if model.drawn_nodes < 2 * suggested:
+        return  # the offer was all the helpers look at
+    layout = plan(model)
+    assert layout.estimated_seconds > SUGGESTED_SECONDS or not readable(layout)
+
+
+@pytest.mark.parametrize(
+    "make", [lambda: dense_layers(100, 4), lambda: dense_pair(170), lambda: dense_pair(60)]
+)
+def test_a_picture_too_wide_to_read_is_never_offered(make):
+    # 100 or 170 boxes side by side: more Nodes would only make the rows wider.
+    assert offered(build(make()).notes) == 0
+
+
+def test_a_long_loss_total_is_offered_a_picture_a_screen_can_show():
+    # The whole of it would be a column thousands of rows tall (5,529 x 365,556 px for one
+    # such graph): the offer stops where the picture stops being readable.
+    y = loss_total(600)[0]
+    suggested = offered(build(y).notes)
+    assert suggested
+    assert readable(plan(build(y, max_nodes=suggested)))
+    assert not readable(plan(build(y, max_nodes=None)))
 
 
 def test_the_caption_offers_everything_when_everything_is_quick():
@@ -569,6 +606,6 @@ def test_long_chains_drawn_whole_are_not_refused(make):
     assert draw(make(), max_nodes=None).estimated_seconds <= MAX_SECONDS
 
 
-def test_the_caption_offers_the_whole_picture_when_it_is_quick_enough():
-    y, W = shared_weight_chain(2400)
+def test_the_caption_offers_the_whole_picture_when_it_is_quick_enough_and_readable():
+    y, W = shared_weight_chain(150)
     assert "Pass max_nodes=None to draw them all." in build(y).notes[-1]

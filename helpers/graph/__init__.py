@@ -23,6 +23,7 @@ model that made them.
 from __future__ import annotations
 
 import difflib
+from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import replace
 from typing import Any
@@ -79,6 +80,10 @@ DEFAULT_MAX_NODES = 200
 DEFAULT_SECONDS = 1.0
 MAX_SECONDS = 30.0
 SUGGESTED_SECONDS = 10.0
+# Nor do they offer a picture nobody could read: taller than this many rows (about 60 px each: a
+# column some 25,000 px long) or wider than this many boxes side by side on a row.
+SUGGESTED_ROWS = 400
+SUGGESTED_ACROSS = 40
 
 
 class GraphTooLarge(ValueError):
@@ -267,12 +272,26 @@ class _Cuts:
         picture, uses = add_references(cut(self.model, nodes))
         return picture, uses, plan(picture, self.labelled) if planned else None
 
+    def readable(self, nodes: int) -> bool:
+        """Whether the picture of the first ``nodes`` Nodes is one a learner can read on a
+        screen: at most `SUGGESTED_ROWS` rows tall and `SUGGESTED_ACROSS` boxes wide."""
+        if nodes >= self.model.walked_nodes:
+            layout = self._planned_whole()[2]
+            rows, across = layout.rows, max(Counter(layout.height.values()).values(), default=0)
+        else:
+            rows, across = self._cut_estimates().extent(nodes)
+        return rows <= SUGGESTED_ROWS and across <= SUGGESTED_ACROSS
+
     def most_within(self, seconds: float) -> int:
         """The most Nodes, fewer than all, whose cut pictures are all estimated to lay out
-        within ``seconds`` (one at least). A cut's estimate can be short of its own plan's:
-        each counts as within only with room for that (`CUT_ERROR`)."""
+        within ``seconds`` and are readable (one at least). A cut's estimate can be short of
+        its own plan's: each counts as within only with room for that (`CUT_ERROR`)."""
         most = 1
-        while most + 1 < self.model.walked_nodes and self.seconds(most + 1) * CUT_ERROR <= seconds:
+        while (
+            most + 1 < self.model.walked_nodes
+            and self.seconds(most + 1) * CUT_ERROR <= seconds
+            and self.readable(most + 1)
+        ):
             most += 1
         return most
 
@@ -314,10 +333,11 @@ def _picture(cuts: _Cuts, max_nodes: int | None, planned: bool) -> tuple[Graph, 
 
 def _offer(cuts: _Cuts, below: int | None = None) -> int | None:
     """The max_nodes a caption offers, or an error fewer than ``below``: the most Nodes whose
-    picture is estimated to lay out within SUGGESTED_SECONDS, as a number a learner can type;
-    None for all of them."""
+    picture is estimated to lay out within SUGGESTED_SECONDS and is readable on a screen (see
+    `_Cuts.readable`), as a number a learner can type; None for all of them."""
     model = cuts.model
-    if below is None and cuts.seconds(model.walked_nodes) <= SUGGESTED_SECONDS:
+    whole = model.walked_nodes
+    if below is None and cuts.seconds(whole) <= SUGGESTED_SECONDS and cuts.readable(whole):
         return None if model.walked_all else _round_down(model.walked_nodes)
     most = cuts.most_within(SUGGESTED_SECONDS)
     return _round_down(most if below is None else min(most, below - 1))

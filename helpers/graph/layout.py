@@ -294,11 +294,18 @@ class CutEstimates:
         self._pairs: set[str] = set()  # dot draws parallel arrows without labels as one
         self._next_box = self._next_arrow = self._fed = 0
         self._seconds = [0.0]
+        self._extents = [(0, 0)]
 
     def __getitem__(self, nodes: int) -> float:
         while len(self._seconds) <= nodes:
             self._add_node(len(self._seconds) - 1)
         return self._seconds[nodes]
+
+    def extent(self, nodes: int) -> tuple[int, int]:
+        """The rows the picture of the first ``nodes`` Nodes takes, and the boxes on its widest
+        row: its size on screen, in rows and in boxes side by side."""
+        self[nodes]
+        return self._extents[nodes]
 
     def _add_node(self, walk_order: int) -> None:
         """Add the boxes and arrows that join the picture with Node ``walk_order``, and estimate
@@ -326,6 +333,7 @@ class CutEstimates:
         self._fed += self._fed_from[walk_order + 1]
         measured = size.measured(summary_arrows=self._fed)
         self._seconds.append(estimated_seconds(measured, measured.placement <= SEARCHED_PLACEMENT))
+        self._extents.append((size.rows_used, size.widest))
 
 
 def _joining(whole: Graph) -> tuple[dict[str, int], list[int], list[int]]:
@@ -364,10 +372,15 @@ class _GrowingSize:
         self.point_squares = 0  # sum over the rows of their points squared
         self.crowded_squares = 0  # sum over the gaps of two arrows or more of arrows squared
         self.crowding = 0  # sum over those gaps of arrows times the points on the rows beside
+        self.rows_used = 0  # rows with a point on them
+        self.boxes_on_row = [0] * rows
+        self.widest = 0  # the most boxes side by side on one row
 
     def add_box(self, row: int, table: bool) -> None:
         self.tables += table
         self._add_point(row)
+        self.boxes_on_row[row] += 1
+        self.widest = max(self.widest, self.boxes_on_row[row])
 
     def add_arrow(self, bottom: int, top: int, with_label: bool) -> None:
         """An arrow from a box on row ``top`` down to one on row ``bottom``."""
@@ -397,6 +410,7 @@ class _GrowingSize:
     def _add_point(self, row: int) -> None:
         self.points += 1
         self.point_squares += 2 * self.on_row[row] + 1
+        self.rows_used += self.on_row[row] == 0
         self.on_row[row] += 1
         below, above = self._crowded(row - 1), self._crowded(row)
         self.crowding += below + above

@@ -130,16 +130,17 @@ _CAPTION_TEXTS = {
         "zh": "传入 max_nodes=None 可以画出全部节点。",
     },
     "no more": {
-        "en": "Drawing more would take too long to lay out.",
-        "zh": "再多画一些，排版会太慢。",
+        "en": "Drawing more would take too long to lay out, or make a picture too big to read.",
+        "zh": "再多画一些，排版会太慢，或者图会大得没法看。",
     },
     "draw more of many": {
         "en": "Pass max_nodes={more} to draw more.",
         "zh": "传入 max_nodes={more} 可以画出更多。",
     },
     "draw more": {
-        "en": "Pass max_nodes={more} to draw more (drawing all would take too long).",
-        "zh": "传入 max_nodes={more} 可以画出更多（全部画出会太慢）。",
+        "en": "Pass max_nodes={more} to draw more (drawing all would take too long, or make a "
+        "picture too big to read).",
+        "zh": "传入 max_nodes={more} 可以画出更多（全部画出会太慢，或者图会大得没法看）。",
     },
     "backward": {
         "en": "Drawn backward: the output is at the top, and the arrows follow the gradients "

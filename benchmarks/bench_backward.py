@@ -47,6 +47,7 @@ import torch
 
 from helpers.backward import grad, trace
 from helpers.backward.engine import _backward_by_hand
+from helpers.graph.model import walk
 
 SIZES = (100, 2000)
 ROUNDS = {100: 50, 2000: 11}
@@ -70,13 +71,7 @@ def build(nodes: int) -> tuple[torch.Tensor, torch.Tensor]:
 
 
 def count_nodes(output: torch.Tensor) -> int:
-    seen, to_visit = set(), [output.grad_fn]
-    while to_visit:
-        node = to_visit.pop()
-        if node is not None and node not in seen:
-            seen.add(node)
-            to_visit.extend(next_node for next_node, _ in node.next_functions)
-    return len(seen)
+    return len(walk([output.grad_fn]).nodes)  # as every helper walks a graph, holding its Nodes
 
 
 WAYS = {

@@ -33,6 +33,7 @@ from collections.abc import Callable
 import torch
 from models import batch, gpt2, loss
 
+from helpers.graph.model import walk
 from helpers.graph.recording import made_by, recording
 
 N_LAYER, BATCH_SIZE, LENGTH = 2, 1, 64
@@ -77,21 +78,11 @@ def medians(ways: dict[str, Callable[[], None]]) -> dict[str, tuple[float, float
     }
 
 
-def graph_nodes(output: torch.Tensor) -> list:
-    seen, to_visit = set(), [output.grad_fn]
-    while to_visit:
-        node = to_visit.pop()
-        if node is not None and node not in seen:
-            seen.add(node)
-            to_visit.extend(next_node for next_node, _ in node.next_functions)
-    return list(seen)
-
-
 def check_labels(model: torch.nn.Module, tokens: torch.Tensor, targets: torch.Tensor) -> bool:
     """Count the Nodes of one recorded pass by who made them; True if every one has a label."""
     with recording(model):
         output = loss(model, tokens, targets)
-    nodes = graph_nodes(output)
+    nodes = walk([output.grad_fn]).nodes  # as every helper walks a graph, holding its Nodes
     kinds: Counter[str] = Counter()
     for node in nodes:
         label = made_by(node)

@@ -18,6 +18,7 @@ from deep_graphs import with_a_small_stack
 from speaks import assert_speaks_chinese
 from torch import nn
 
+from helpers.graph.model import walk
 from helpers.graph.recording import _ACTIVE, MadeBy, made_by, recording
 from helpers.language import speaking
 
@@ -94,14 +95,8 @@ def inputs() -> torch.Tensor:
 
 
 def nodes_of(output: torch.Tensor) -> list:
-    """Every Node of ``output``'s graph."""
-    seen, to_visit = set(), [output.grad_fn]
-    while to_visit:
-        node = to_visit.pop()
-        if node is not None and node not in seen:
-            seen.add(node)
-            to_visit.extend(next_node for next_node, _ in node.next_functions)
-    return list(seen)
+    """Every Node of ``output``'s graph, walked as every helper walks it (and holds it)."""
+    return walk([output.grad_fn]).nodes
 
 
 def is_accumulate_grad(node) -> bool:

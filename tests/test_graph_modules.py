@@ -242,3 +242,20 @@ def test_folded_boxes_speak_chinese():
     run = box_titled(folded, "blocks.1–blocks.10")
     assert run.notes == ["10 个与 blocks.0 相同的块"]
     assert any("个参数" in node.value for node in folded.nodes if node.kind == MODULE)
+
+
+def test_a_folded_box_used_far_and_wide_keeps_its_arrows():
+    # A module's output feeding many ops far below (an embedding added to every block's output)
+    # is drawn as arrows: a copy of a folded box would say less than where its output goes.
+    from helpers.graph.cut import add_references
+    from helpers.graph.model import Graph, GraphEdge, GraphNode
+
+    nodes = [GraphNode("m0", MODULE, "embed · Embedding")]
+    edges = []
+    for i in range(30):
+        nodes.append(GraphNode(f"n{i}", OP, "AddBackward0"))
+        if i:
+            edges.append(GraphEdge(f"n{i - 1}", f"n{i}", "input", 0))
+        edges.append(GraphEdge("m0", f"n{i}", "input", 1))
+    picture, uses = add_references(Graph(nodes, edges, [], []))
+    assert uses == {} and not any(node.same_as for node in picture.nodes)

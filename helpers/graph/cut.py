@@ -21,6 +21,7 @@ from collections import Counter, defaultdict
 from dataclasses import replace
 
 from helpers.graph.model import (
+    MODULE,
     NODES_SAFE_TO_SEE,
     OP,
     SAVED,
@@ -111,11 +112,13 @@ def add_references(graph: Graph) -> tuple[Graph, dict[str, int]]:
     for edge in graph.edges:
         by_source[edge.source].append(edge)
     kind = {node.id: node.kind for node in graph.nodes}
-    # Tensors and Nodes get references; "… N more nodes" and saved tensors are no such thing.
+    # Tensors and Nodes get references; "… N more nodes" and saved tensors are no such thing,
+    # and a folded module's box keeps its arrows: a folded picture is small, and an arrow says
+    # where a module's output goes better than a copy of its box.
     shared = {
         source: edges
         for source, edges in by_source.items()
-        if len(edges) > 1 and kind[source] not in (SUMMARY, SAVED)
+        if len(edges) > 1 and kind[source] not in (SUMMARY, SAVED, MODULE)
     }
     if not shared:  # a chain, a tree: nothing is used twice, so nothing is repeated
         return graph, {}

@@ -435,7 +435,9 @@ def _frames(
     boxes: list[GraphNode], frame_of: dict[str, str | None], modules: Modules
 ) -> list[Frame]:
     """A frame for each module drawn whole, round its own boxes (those it made itself, and its
-    folded submodules), inside the frame of its nearest module that has a frame too."""
+    folded submodules), inside the frame of its nearest module that has a frame too. A
+    container (a ModuleList) is framed only round boxes of its own, its folded blocks: round
+    frames alone, its frame would only add a border."""
     own: dict[str, list[str]] = defaultdict(list)
     for node in boxes:
         path = frame_of.get(node.id)
@@ -480,10 +482,11 @@ _TEXTS = {
     "folded caption": {
         "en": "Folded by module: each of the {count} purple boxes stands for a module of your "
         "model (or a run of modules built alike). draw(..., expand='{example}') draws one whole, "
-        "draw(..., fold=False) all of them.",
+        "draw(..., fold=False, max_nodes=None) every Node.",
         "zh": "按模块折叠：{count} 个紫色框中的每一个代表你模型里的一个模块"
         "（或一串结构相同的模块）。"
-        "draw(..., expand='{example}') 可以把其中一个完整画出，draw(..., fold=False) 画出全部。",
+        "draw(..., expand='{example}') 可以把其中一个完整画出，"
+        "draw(..., fold=False, max_nodes=None) 画出每一个节点。",
     },
     "folded module": {
         "en": "{path}, folded: draw(..., expand='{path}') draws it whole",

@@ -6,36 +6,15 @@ result and reject what a plausible slip would give instead.
 """
 
 import torch
+from answers import D_IN, D_OUT, H, accepted, make_data, rejected
 from torch import nn
 
 from helpers.backward import compare
-from helpers.exercises import check
 
-N, D_IN, H, D_OUT = 64, 1000, 100, 10  # the network of notebooks 05 to 07 and 10
 LEARNING_RATE = 1e-6
 # From the loss towards the weights: each tensor, and the tensor whose gradient its own is made
 # from (None for the first). The order in which notebook 10 computes the gradients.
 MADE_FROM = {"y_pred": None, "w2": "y_pred", "h_relu": "y_pred", "h": "h_relu", "w1": "h"}
-
-
-def accepted(exercise_id, computed):
-    verdict = check(exercise_id, computed)
-    assert verdict.correct, f"{exercise_id}: PyTorch gives {computed!r}, which the check rejects"
-
-
-def rejected(exercise_id, computed):
-    verdict = check(exercise_id, computed)
-    assert not verdict.correct, f"{exercise_id}: the check accepts {computed!r}, a wrong answer"
-
-
-def make_data(seed=0):
-    # notebook 10's make_data() (notebook 05's): inputs, targets and starting weights
-    generator = torch.Generator().manual_seed(seed)
-    x = torch.randn(N, D_IN, generator=generator)
-    y = torch.randn(N, D_OUT, generator=generator)
-    w1 = torch.randn(D_IN, H, generator=generator)
-    w2 = torch.randn(H, D_OUT, generator=generator)
-    return x, y, w1, w2
 
 
 def forward():

@@ -954,3 +954,19 @@ def test_names_may_give_a_module_for_its_parameters():
     layer = torch.nn.Linear(2, 1)
     loss = layer(torch.ones(1, 2)).sum()
     assert titles(build(loss, names={"first": layer}), LEAF) == {"first.weight", "first.bias"}
+
+
+def test_a_long_caption_is_wrapped_so_it_never_widens_the_picture():
+    # A caption as long as a folded picture's, or one listing many references, is broken into
+    # lines of about 100 letters (60 Chinese characters), at spaces or between Chinese ones.
+    from helpers.graph.dot import CAPTION_WIDTH, _width_in_points, _wrapped
+
+    english = "word " * 80
+    chinese = "按模块折叠，每一个紫色框代表你模型里的一个模块。" * 8
+    for note in (english, chinese):
+        lines = _wrapped(note)
+        assert len(lines) > 1
+        assert all(_width_in_points(line) <= CAPTION_WIDTH for line in lines)
+        assert "".join(lines).replace(" ", "") == note.replace(" ", "")
+    assert not any(line.startswith(("，", "。")) for line in _wrapped(chinese))
+    assert all(line.split() == ["word"] * len(line.split()) for line in _wrapped(english))

@@ -174,12 +174,56 @@ def _caption(notes: list[str]) -> str:
     # it with its own: a machine without Chinese fonts (Colab's) may measure Chinese narrower
     # than the viewer draws it, and the caption would be clipped. A cell at least as wide as
     # the text can be anywhere keeps the room.
-    wide = any(_is_wide(character) for note in notes for character in note)
-    width = f' WIDTH="{max(_width_in_points(note) for note in notes)}"' if wide else ""
-    text = "<BR/>".join(_html(note) for note in notes)
+    lines = [line for note in notes for line in _wrapped(note)]
+    wide = any(_is_wide(character) for line in lines for character in line)
+    width = f' WIDTH="{max(_width_in_points(line) for line in lines)}"' if wide else ""
+    text = "<BR/>".join(_html(line) for line in lines)
     cell = f'<TD{width} ALIGN="LEFT" BALIGN="LEFT">{text}</TD>'
     table = f'<TABLE BORDER="0" CELLPADDING="0"><TR>{cell}</TR></TABLE>'
     return f", labelloc=b, labeljust=l, label=<{table}>"
+
+
+# A caption line is wrapped at about this width: a long note (the references it lists, what a
+# folded picture offers) must not make the picture wider than its boxes, or the first screen of
+# a wide picture shows the caption's start and no box at all.
+CAPTION_WIDTH = 760  # points: about 100 Latin letters or 60 Chinese characters
+
+
+def _wrapped(note: str) -> list[str]:
+    """``note`` as lines of at most `CAPTION_WIDTH` points, broken before a space or between
+    two Chinese characters (Chinese is written without spaces)."""
+    lines, line = [], ""
+    for piece in _pieces(note):
+        if line and _width_in_points(line + piece) > CAPTION_WIDTH:
+            lines.append(line.rstrip())
+            line = piece.lstrip()
+        else:
+            line += piece
+    return [*lines, line.rstrip()] if line else lines
+
+
+# Chinese punctuation that must not begin a line: it stays with the character before it.
+CLOSING = "，。：；、）》」”！？"
+
+
+def _pieces(text: str) -> list[str]:
+    """``text`` in the pieces a line may break between: a word with the space before it, a
+    space, or one Chinese character with any closing punctuation after it."""
+    pieces: list[str] = []
+    for character in text:
+        last = pieces[-1] if pieces else ""
+        if character == " ":
+            pieces.append(character)
+        elif _is_wide(character):
+            if character in CLOSING and last:
+                pieces[-1] += character
+            else:
+                pieces.append(character)
+        elif last == " " or (last and not _is_wide(last[-1]) and last[-1] != " "):
+            pieces[-1] += character
+        else:
+            pieces.append(character)
+    return pieces
 
 
 def _is_wide(character: str) -> bool:

@@ -32,7 +32,7 @@ from helpers.graph import (
 )
 from helpers.graph import model as graph_model
 from helpers.graph import render as renderer
-from helpers.graph.cut import DETOUR_BUDGET, add_references, cut
+from helpers.graph.cut import DETOUR_BUDGET, add_references, cut, in_layers
 from helpers.graph.dot import HIGHLIGHT_COLOUR, edge_label_texts
 from helpers.graph.layout import CUT_ERROR, CutEstimates, plan
 from helpers.graph.model import LEAF, OP, SUMMARY, build_graph, describe, walk
@@ -610,3 +610,36 @@ def test_long_chains_drawn_whole_are_not_refused(make):
 def test_the_caption_offers_the_whole_picture_when_it_is_quick_enough_and_readable():
     y, W = shared_weight_chain(150)
     assert "Pass max_nodes=None to draw them all." in build(y).notes[-1]
+
+
+def encoder(layers: int = 6) -> torch.Tensor:
+    torch.manual_seed(0)
+    layer = torch.nn.TransformerEncoderLayer(32, 4, 64, batch_first=True)
+    model = torch.nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+    return model(torch.randn(2, 5, 32)).sum(), model
+
+
+def layers_drawn(picture) -> dict[str, int]:
+    """How many parameters of each numbered layer the picture shows."""
+    found = Counter()
+    for node in picture.nodes:
+        match = re.match(r"model\.layers\.(\d+)\.", node.title)
+        if node.kind == LEAF and match:
+            found[match.group(1)] += 1
+    return dict(found)
+
+
+def test_the_default_picture_of_a_stack_of_layers_keeps_whole_layers():
+    # A walk from the output meets the norms of five layers before the last layer's first
+    # attention: cut after 200 Nodes, that was scraps of several layers and no in_proj at all.
+    loss, model = encoder()
+    picture = build(loss)
+    assert layers_drawn(picture) == {"5": 12, "4": 12}  # every parameter of the last two
+    assert any(node.title == "model.layers.5.self_attn.in_proj_weight" for node in picture.nodes)
+    assert picture.notes[-1].startswith("Showing the last 2 layers whole")
+
+
+def test_a_graph_without_numbered_layers_is_cut_nearest_the_output_as_before():
+    y, W = shared_weight_chain(400)
+    model = build_graph([y], [("W", W)])
+    assert in_layers(model) == (model, [])

@@ -31,7 +31,7 @@ from typing import Any
 import torch
 
 from helpers.graph import modules
-from helpers.graph.cut import add_references, cut, cut_note, reference_notes
+from helpers.graph.cut import add_references, cut, cut_note, in_layers, reference_notes
 from helpers.graph.dot import BOX_STYLES, BoxStyle, edge_label_texts, style_of, to_dot
 from helpers.graph.layout import CUT_ERROR, CutEstimates, Plan, plan
 from helpers.graph.messages import MESSAGES
@@ -122,8 +122,8 @@ def build(
     named = [(name, tensor) for name, tensor, _ in marked] + resolve_names(names)
     model = build_graph(roots, named, **options)
     _check_walk(model, max_nodes)
-    model, max_nodes = _by_module(model, expand, fold, max_nodes)
-    picture, _ = _picture(_Cuts(_marked(model, marked), {}), max_nodes, planned=False)
+    model, max_nodes, ends = _by_module(model, expand, fold, max_nodes)
+    picture, _ = _picture(_Cuts(_marked(model, marked), {}, ends), max_nodes, planned=False)
     return picture
 
 
@@ -182,7 +182,9 @@ def draw(
         show_values, show_grads: set False to leave values (shapes stay) or gradients out.
         show_saved: also show what each op saved for backward.
         max_nodes: draw at most this many autograd Nodes, those nearest the output; None for
-            all. With the default, a picture that would be slow to lay out is cut further. A
+            all. Where your parameters are named as numbered layers of a stack
+            (``model.layers.5.linear1.weight``), the Nodes are counted from the output layer by
+            layer, and the default picture keeps whole layers: the last few, not scraps of many. With the default, a picture that would be slow to lay out is cut further. A
             picture estimated to take Graphviz more than 30 s is refused (`GraphTooLarge`, which
             says what to draw instead) before anything is laid out; one that takes more than
             half a second is laid out in a child process, which *Interrupt kernel* stops. The
@@ -222,9 +224,9 @@ def draw(
     # its DOT.
     model = build_graph(roots, named, **options)
     _check_walk(model, max_nodes)
-    model, max_nodes = _by_module(model, expand, fold, max_nodes)
+    model, max_nodes, ends = _by_module(model, expand, fold, max_nodes)
     model = _marked(model, marked)
-    cuts = _Cuts(model, edge_label_texts(model, edge_labels or {}))
+    cuts = _Cuts(model, edge_label_texts(model, edge_labels or {}), ends)
     picture, layout = _picture(cuts, max_nodes, planned=True)
     source = to_dot(
         picture, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
@@ -250,9 +252,13 @@ class _Cuts:
     uses, every cut's from one pass over the model, on the whole picture's rows, as far as it is
     needed (`CutEstimates`). Each is worked out once, when first needed."""
 
-    def __init__(self, model: Graph, labelled: Collection[tuple[str, str]]) -> None:
+    def __init__(
+        self, model: Graph, labelled: Collection[tuple[str, str]], layer_ends: list[int] = ()
+    ) -> None:
         self.model = model
         self.labelled = labelled  # the arrows with a label, which dot pays for
+        # Where each layer of a stack ends, counted in Nodes from the output (cut.in_layers).
+        self.layer_ends = list(layer_ends)
         self._whole: tuple[Graph, dict[str, int], Plan] | None = None
         self._estimates: CutEstimates | None = None
 
@@ -315,9 +321,11 @@ def _picture(cuts: _Cuts, max_nodes: int | None, planned: bool) -> tuple[Graph, 
     nodes = model.walked_nodes if max_nodes is None else max_nodes
     default = max_nodes == DEFAULT_MAX_NODES
     if default:
-        # The default promises a quick picture: cut further where the Nodes make a slow one.
+        # The default promises a quick picture: cut further where the Nodes make a slow one,
+        # and between two layers of a stack rather than through one.
         while cuts.seconds(nodes) > DEFAULT_SECONDS and nodes > 1:
             nodes //= 2
+        nodes = max((end for end in cuts.layer_ends if end <= nodes), default=nodes)
     picture, uses, layout = cuts.picture(nodes, planned=planned or default)
     # A cut's estimate can be short of its own plan's, which has the last word.
     while default and layout.estimated_seconds > DEFAULT_SECONDS and nodes > 1:
@@ -327,7 +335,9 @@ def _picture(cuts: _Cuts, max_nodes: int | None, planned: bool) -> tuple[Graph, 
     if picture.drawn_nodes < picture.total_nodes:
         # Where the walk stopped before the end, drawing all it went through is all there is.
         whole = picture.drawn_nodes == model.walked_nodes
-        notes.append(cut_note(picture, model.walked_nodes if whole else _offer(cuts)))
+        layers = cuts.layer_ends.index(nodes) + 1 if nodes in cuts.layer_ends else None
+        more = model.walked_nodes if whole else _offer(cuts)
+        notes.append(cut_note(picture, more, layers))
     return replace(picture, notes=notes), layout
 
 
@@ -345,9 +355,11 @@ def _offer(cuts: _Cuts, below: int | None = None) -> int | None:
 
 def _by_module(
     model: Graph, expand: Any, fold: Any, max_nodes: int | None
-) -> tuple[Graph, int | None]:
-    """The model framed by module, and folded where it is too big to read whole; and the
-    max_nodes to cut it with: a folded picture is drawn whole, since folding made it fit."""
+) -> tuple[Graph, int | None, list[int]]:
+    """The model framed by module, and folded where it is too big to read whole; the max_nodes
+    to cut it with (a folded picture is drawn whole, since folding made it fit); and, for a
+    model not recorded whose parameters are named as layers, where each layer ends (its Nodes
+    are then counted from the output layer by layer, so that cuts keep layers whole)."""
     expand = _checked_expand(expand)
     if not isinstance(fold, bool):
         raise TypeError(MESSAGES.say("not_true_or_false", option="fold", value=fold))
@@ -355,7 +367,8 @@ def _by_module(
     if not found.recorded:
         if expand:
             raise ValueError(MESSAGES.say("expand_needs_recording"))
-        return model, max_nodes
+        layered, ends = in_layers(model)
+        return layered, max_nodes, ends
     for path in expand:
         if path not in found.types:
             raise ValueError(_unknown_module_message(path, found.types))
@@ -363,9 +376,9 @@ def _by_module(
     picture = modules.fold(model, found, folded, expand)
     note = modules.folding_note(picture, folded)
     if note is None:
-        return picture, max_nodes
+        return picture, max_nodes, []
     picture.notes.append(note)
-    return picture, (None if max_nodes == DEFAULT_MAX_NODES else max_nodes)
+    return picture, (None if max_nodes == DEFAULT_MAX_NODES else max_nodes), []
 
 
 def _checked_expand(expand: Any) -> tuple[str, ...]:

@@ -17,10 +17,12 @@ Everything here works on box ids and arrows, not on PyTorch.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, defaultdict
 from dataclasses import replace
 
 from helpers.graph.model import (
+    LEAF,
     MODULE,
     NODES_SAFE_TO_SEE,
     OP,
@@ -75,6 +77,71 @@ def cut(model: Graph, kept: int) -> Graph:
         hidden=hidden,
         roots_hidden=sum(at >= kept for at in model.roots_at),
     )
+
+
+# A parameter named as a numbered layer of a stack: model.layers.5.linear1.weight, h.3.attn.bias.
+LAYER_NAME = re.compile(r"^(?P<stack>(?:.*\.)?[^.\d][^.]*)\.(?P<index>\d+)\.")
+
+
+def in_layers(model: Graph) -> tuple[Graph, list[int]]:
+    """``model`` with its Nodes met layer by layer from the output, where its parameters' names
+    show numbered layers (``model.layers.5.linear1.weight``), and where each layer ends.
+
+    A walk from the output meets the Nodes nearest it first, and in a stack of residual layers
+    those belong to many layers at once (the norms of five layers before the first attention of
+    the last): cut after 200 of them, a picture shows scraps of several layers. Here each Node
+    belongs to the highest layer whose parameters it is computed from, and the Nodes are
+    numbered from the last layer down, each layer in the walk's order; Nodes above the stack (a
+    loss) come first, those below it (an embedding) last. The second value lists the number of
+    Nodes from the output to the end of each layer, for a cut that keeps layers whole; empty
+    where no stack of two layers or more is named, and the model is then as it was.
+    """
+    layer_of = _layers_of_parameters(model)
+    if len(set(layer_of.values())) < 2:
+        return model, []
+    inputs, consumers = inputs_and_consumers(model.edges)
+    top: dict[str, int] = {}
+    for box in topological([node.id for node in model.nodes], inputs, consumers):
+        found = [top[source] for source in inputs.get(box, ()) if source in top]
+        if box in layer_of:
+            found.append(layer_of[box])
+        if found:
+            top[box] = max(found)
+    highest = max(layer_of.values())
+    # Each Node's rank: its layer from the top (those above the stack count as the top layer),
+    # then where the walk met it. Its boxes share its walk order, and so its layer.
+    layer_of_node: dict[int, int] = {}
+    for node in model.nodes:
+        if node.walk_order >= 0 and node.fn is not None and not node.same_as:
+            layer_of_node[node.walk_order] = top.get(node.id, -1)
+    below_stack = -1
+    ranked = sorted(layer_of_node, key=lambda order: (-layer_of_node[order], order))
+    renumbered = {old: new for new, old in enumerate(ranked)}
+    ends: list[int] = []
+    for layer in range(highest, below_stack, -1):
+        count = sum(1 for value in layer_of_node.values() if value >= layer)
+        if count and (not ends or count > ends[-1]):
+            ends.append(count)
+    nodes = [
+        replace(node, walk_order=renumbered.get(node.walk_order, node.walk_order))
+        for node in model.nodes
+    ]
+    nodes.sort(key=lambda node: node.walk_order if node.walk_order >= 0 else -1)
+    roots_at = [renumbered.get(at, at) for at in model.roots_at]
+    return replace(model, nodes=nodes, roots_at=roots_at), ends
+
+
+def _layers_of_parameters(model: Graph) -> dict[str, int]:
+    """The leaf boxes named as layers of the stack named most often, and each one's layer."""
+    named: dict[str, tuple[str, int]] = {}
+    for node in model.nodes:
+        found = LAYER_NAME.match(node.title) if node.kind == LEAF and not node.same_as else None
+        if found:
+            named[node.id] = (found["stack"], int(found["index"]))
+    if not named:
+        return {}
+    stack, _ = Counter(stack for stack, _ in named.values()).most_common(1)[0]
+    return {box: index for box, (name, index) in named.items() if name == stack}
 
 
 def _edges_shown(edges: list[GraphEdge], shown: set[str], summary: str) -> list[GraphEdge]:
@@ -211,13 +278,15 @@ def reference_notes(model: Graph, uses: dict[str, int]) -> list[str]:
     return [caption("references", listed=joined), caption("one tensor")]
 
 
-def cut_note(model: Graph, more: int | None) -> str:
-    """The caption's note on a picture that leaves Nodes out: how many it shows, how many it
-    folds into the summary box, and what ``max_nodes`` to pass to see more (``more``: None for
-    all of them)."""
+def cut_note(model: Graph, more: int | None, layers: int | None = None) -> str:
+    """The caption's note on a picture that leaves Nodes out: how many it shows (``layers``:
+    the last layers of a stack, whole), how many it folds into the summary box, and what
+    ``max_nodes`` to pass to see more (``more``: None for all of them)."""
     kept = model.drawn_nodes
     hidden = model.total_nodes - kept
-    if model.walked_all:
+    if layers is not None:
+        note = caption("cut, layers", layers=layers, kept=kept, hidden=hidden)
+    elif model.walked_all:
         note = caption("cut", kept=kept, hidden=hidden)
     else:
         note = caption("cut, more beyond", kept=kept, hidden=hidden, seen=NODES_SAFE_TO_SEE)

@@ -113,6 +113,13 @@ _CAPTION_TEXTS = {
         "into one box.",
         "zh": "只显示离输出最近的 {kept:,} 个 autograd 节点；其余 {hidden:,} 个折叠成一个框。",
     },
+    "cut, layers": {
+        "en": "Showing the last {layers} layers whole, and what follows them: the {kept:,} "
+        "autograd nodes nearest the output, layer by layer; {hidden:,} more are folded into one "
+        "box.",
+        "zh": "完整显示最后 {layers} 层以及它们之后的部分：按层计算离输出最近的 {kept:,} 个 "
+        "autograd 节点；其余 {hidden:,} 个折叠成一个框。",
+    },
     "outputs cut": {
         "en": "{hidden:,} of the {total:,} tensors passed to draw() are among them: draw fewer "
         "at a time to see them.",

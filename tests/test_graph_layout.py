@@ -643,3 +643,18 @@ def test_a_graph_without_numbered_layers_is_cut_nearest_the_output_as_before():
     y, W = shared_weight_chain(400)
     model = build_graph([y], [("W", W)])
     assert in_layers(model) == (model, [])
+
+
+def test_a_tall_picture_opens_at_its_output():
+    # Drawn forward, the first screen of a picture hundreds of rows tall shows its inputs and
+    # the output lies thousands of pixels below: by default it is drawn backward, output on top.
+    tall = draw(fresh_chain(100))
+    assert "rankdir=TB" in tall.source and "Drawn backward" in tall.source
+    short = draw(fresh_chain(5))
+    assert "Drawn backward" not in short.source
+    assert "Drawn backward" not in draw(fresh_chain(100), direction="forward").source
+
+
+def test_a_direction_draw_does_not_know_says_which_it_does():
+    with pytest.raises(ValueError, match='"auto", "forward" or "backward"'):
+        draw(fresh_chain(3), direction="up")

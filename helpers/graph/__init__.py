@@ -83,6 +83,10 @@ SUGGESTED_SECONDS = 10.0
 # Nor do they offer a picture nobody could read: taller than this many rows (about 60 px each: a
 # column some 25,000 px long) or wider than this many boxes side by side on a row.
 SUGGESTED_ROWS = 400
+# A picture of more rows than this (about three screens) is drawn backward by default: drawn
+# forward, its first screen would show the inputs at the top and the output thousands of
+# pixels below, where a learner looks first.
+FORWARD_ROWS = 45
 SUGGESTED_ACROSS = 40
 
 
@@ -131,7 +135,7 @@ def draw(
     output: torch.Tensor | Sequence[torch.Tensor],
     names: Names | None = None,
     *,
-    direction: str = "forward",
+    direction: str = "auto",
     show_values: bool = True,
     show_grads: bool = True,
     show_saved: bool = False,
@@ -178,14 +182,17 @@ def draw(
             identity. When a tensor has several names, ``names`` wins, then the shortest
             variable name, then the alphabetically first.
         direction: "forward" (arrows follow the computation, inputs at the top) or "backward"
-            (arrows follow the gradients, output at the top, like torchviz).
+            (arrows follow the gradients, output at the top, like torchviz). "auto", the
+            default, draws forward a picture of up to `FORWARD_ROWS` rows (a few screens), and
+            backward a taller one, so that it opens where you look first: at the output.
         show_values, show_grads: set False to leave values (shapes stay) or gradients out.
         show_saved: also show what each op saved for backward.
         max_nodes: draw at most this many autograd Nodes, those nearest the output; None for
             all. Where your parameters are named as numbered layers of a stack
             (``model.layers.5.linear1.weight``), the Nodes are counted from the output layer by
-            layer, and the default picture keeps whole layers: the last few, not scraps of many. With the default, a picture that would be slow to lay out is cut further. A
-            picture estimated to take Graphviz more than 30 s is refused (`GraphTooLarge`, which
+            layer, and the default picture keeps whole layers: the last few, not scraps of many.
+            With the default, a picture that would be slow to lay out is cut further. A picture
+            estimated to take Graphviz more than 30 s is refused (`GraphTooLarge`, which
             says what to draw instead) before anything is laid out; one that takes more than
             half a second is laid out in a child process, which *Interrupt kernel* stops. The
             helpers look at no more than `NODES_SAFE_TO_SEE` (5,000) Nodes of a graph in one
@@ -218,6 +225,8 @@ def draw(
     if edge_labels is not None and not isinstance(edge_labels, Mapping):
         got = type(edge_labels).__name__
         raise TypeError(MESSAGES.say("edge_labels_not_a_dict", got=got))
+    if direction not in ("auto", "forward", "backward"):
+        raise ValueError(MESSAGES.say("bad_draw_direction", value=direction))
     roots, max_nodes, marked = _roots(output), _checked(max_nodes), _marks(marks)
     named = [(name, tensor) for name, tensor, _ in marked] + resolve_names(names)
     # One pass, one direction: the model, folded by module, the part of it drawn, its layout,
@@ -228,6 +237,8 @@ def draw(
     model = _marked(model, marked)
     cuts = _Cuts(model, edge_label_texts(model, edge_labels or {}), ends)
     picture, layout = _picture(cuts, max_nodes, planned=True)
+    if direction == "auto":
+        direction = "forward" if layout.rows <= FORWARD_ROWS else "backward"
     source = to_dot(
         picture, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
     )

@@ -45,6 +45,10 @@ _TEXTS = {
         "en": "max_nodes must be a positive whole number or None, not {value!r}.",
         "zh": "max_nodes 必须是正整数或 None，不能是 {value!r}。",
     },
+    "bad_draw_direction": {
+        "en": 'direction must be "auto", "forward" or "backward", not {value!r}.',
+        "zh": 'direction 必须是 "auto"、"forward" 或 "backward"，不能是 {value!r}。',
+    },
     "bad_direction": {
         "en": 'direction must be "forward" or "backward", not {value!r}.',
         "zh": 'direction 必须是 "forward" 或 "backward"，不能是 {value!r}。',

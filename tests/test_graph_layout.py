@@ -658,3 +658,14 @@ def test_a_tall_picture_opens_at_its_output():
 def test_a_direction_draw_does_not_know_says_which_it_does():
     with pytest.raises(ValueError, match='"auto", "forward" or "backward"'):
         draw(fresh_chain(3), direction="up")
+
+
+def test_a_stack_of_layers_cut_anywhere_is_a_picture():
+    # Counted layer by layer, the Nodes kept are not the first boxes made: the summary box must
+    # not take the id of one of them (that made a cycle, and the layout failed).
+    loss, model = encoder(3)
+    for max_nodes in (5, 30, 80, 120):
+        picture = build(loss, max_nodes=max_nodes)
+        ids = [node.id for node in picture.nodes]
+        assert len(ids) == len(set(ids))
+        assert plan(picture).rows > 0

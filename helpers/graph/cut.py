@@ -68,7 +68,12 @@ def cut(model: Graph, kept: int) -> Graph:
         if node.walk_order >= kept and node.fn is not None and not node.same_as
     ]
     left_out = model.total_nodes - kept
-    summary = summary_box(f"n{len(nodes)}", left_out, not model.walked_all, kept)
+    # Its id follows the boxes kept, unless one of them has it (Nodes counted layer by layer,
+    # `in_layers`, keep boxes that are not the first ones made).
+    summary_id = f"n{len(nodes)}"
+    if any(node.id == summary_id for node in nodes):
+        summary_id = "summary"
+    summary = summary_box(summary_id, left_out, not model.walked_all, kept)
     return replace(
         model,
         nodes=[*nodes, summary],

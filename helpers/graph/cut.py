@@ -95,9 +95,10 @@ def in_layers(model: Graph) -> tuple[Graph, list[int]]:
     A walk from the output meets the Nodes nearest it first, and in a stack of residual layers
     those belong to many layers at once (the norms of five layers before the first attention of
     the last): cut after 200 of them, a picture shows scraps of several layers. Here each Node
-    belongs to the highest layer whose parameters it is computed from, and the Nodes are
-    numbered from the last layer down, each layer in the walk's order; Nodes above the stack (a
-    loss) come first, those below it (an embedding) last. The second value lists the number of
+    belongs to the highest layer whose parameters it is computed from (a loss, to the last
+    layer), or, computed from none, to the layer that uses it (the head's weight, to the last;
+    an embedding, to the first), and the Nodes are numbered from the last layer down, each
+    layer in the walk's order. The second value lists the number of
     Nodes from the output to the end of each layer, for a cut that keeps layers whole; empty
     where no stack of two layers or more is named, and the model is then as it was.
     """
@@ -105,13 +106,20 @@ def in_layers(model: Graph) -> tuple[Graph, list[int]]:
     if len(set(layer_of.values())) < 2:
         return model, []
     inputs, consumers = inputs_and_consumers(model.edges)
+    order = topological([node.id for node in model.nodes], inputs, consumers)
     top: dict[str, int] = {}
-    for box in topological([node.id for node in model.nodes], inputs, consumers):
+    for box in order:
         found = [top[source] for source in inputs.get(box, ()) if source in top]
         if box in layer_of:
             found.append(layer_of[box])
         if found:
             top[box] = max(found)
+    # A box computed from no layer (the head's weight, an embedding) goes with what uses it.
+    for box in reversed(order):
+        if box not in top:
+            used_by = [top[target] for target in consumers.get(box, ()) if target in top]
+            if used_by:
+                top[box] = max(used_by)
     highest = max(layer_of.values())
     # Each Node's rank: its layer from the top (those above the stack count as the top layer),
     # then where the walk met it. Its boxes share its walk order, and so its layer.

@@ -268,6 +268,11 @@ class Graph:
     frames: list[Any] = field(default_factory=list)
     # The walk order of the Node of each tensor passed to draw() that autograd recorded.
     roots_at: list[int] = field(default_factory=list)
+    # After folding by module (helpers.graph.modules.fold): the module paths each module box
+    # stands for (one module, or the blocks of a run), and the module box each box folded into
+    # went to. The interactive view (helpers.graph.view) unfolds and finds boxes with them.
+    module_boxes: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    folded_into: dict[str, str] = field(default_factory=dict)
 
     @property
     def walked_all(self) -> bool:

@@ -16,7 +16,10 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "helpers" / "graph"
-PIPELINE = ["messages", "recording", "model", "names", "modules", "cut", "layout", "dot", "render"]
+PIPELINE = [
+    *("messages", "recording", "model", "names", "modules", "cut", "layout", "dot", "render"),
+    "view",
+]
 
 
 def imported_from_the_package(module: str) -> set[str]:

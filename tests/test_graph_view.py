@@ -19,7 +19,7 @@ from torch import nn
 
 from helpers import _seen_nodes
 from helpers.graph import Drawing, Explorer, draw, explore, recording
-from helpers.graph.model import format_number
+from helpers.graph.model import format_number, norm
 from helpers.graph.view import SCRIPT, VIEW_TEXTS, _made_widget_class
 from helpers.language import speaking
 
@@ -143,7 +143,7 @@ def test_reading_a_leaf_gives_its_value_and_its_gradient_as_pytorch_computes_the
     value, grad = rows(details, "value"), rows(details, "gradient (.grad)")
     assert (value["shape"], value["dtype"], value["device"]) == ("(2, 2)", "float32", "cpu")
     assert value["min"] == "-2.0" and value["max"] == "4.0" and value["mean"] == "1.5"
-    assert grad["norm"] == format_number(float(w.grad.norm()))
+    assert grad["norm"] == format_number(float(w.grad.double().norm()))
     assert grad["max"] == format_number(float(w.grad.max()))
     assert (
         grad["first values"] == "[" + ", ".join(map(format_number, w.grad.flatten().tolist())) + "]"
@@ -323,3 +323,11 @@ def test_in_chinese_the_panel_and_the_view_speak_chinese():
     assert dict(details["sections"][0]["rows"])["形状"] == "(2, 2)"
     assert texts["search"] == "查找名字…" and texts["fit"] == "全图"
     assert "{query}" in texts["no match"]
+
+
+def test_the_norm_of_tens_of_millions_of_numbers_is_exact_to_seven_digits():
+    # PyTorch's float32 norm of this many numbers is off in the third digit.
+    numbers = torch.randn(50_257, 768, generator=torch.Generator().manual_seed(0)) * 3 + 0.5
+    exact = float(torch.linalg.vector_norm(numbers.double()))
+    assert norm(numbers) == pytest.approx(exact, rel=1e-6)
+    assert norm(torch.tensor(3.0)) == 3.0 and norm(torch.tensor([3, 4])) == 5.0

@@ -411,6 +411,34 @@ def gradient_edge(tensor: torch.Tensor) -> tuple[Any, int]:
             return (tensor * 1).grad_fn.next_functions[0][0], 0
 
 
+# A norm is added up in blocks of this many numbers (see `norm`).
+NORM_BLOCK = 65_536
+
+
+def norm(tensor: torch.Tensor) -> float:
+    """The 2-norm of all of ``tensor``'s numbers, the square root of the sum of their squares, to
+    about seven significant digits, as a folded module's box and the interactive view show it.
+
+    PyTorch adds the squares of a float32 tensor in float32: for tens of millions of numbers
+    (GPT-2's token embedding) its norm is off in the third digit. Converting them to float64
+    first is exact but ten times slower. Here each block of `NORM_BLOCK` numbers is normed in
+    its own dtype, exact enough, and the blocks' norms are combined in float64.
+    """
+    numbers = tensor.detach()
+    if numbers.is_complex():
+        numbers = numbers.abs()
+    if not numbers.is_floating_point():
+        numbers = numbers.double()
+    elif numbers.dtype in (torch.float16, torch.bfloat16):
+        numbers = numbers.float()  # their own sums would overflow at 65,504
+    flat = numbers.reshape(-1)
+    whole = flat.numel() // NORM_BLOCK * NORM_BLOCK
+    parts = [torch.linalg.vector_norm(flat[:whole].view(-1, NORM_BLOCK), dim=1)] if whole else []
+    if whole < flat.numel():
+        parts.append(torch.linalg.vector_norm(flat[whole:]).reshape(1))
+    return float(torch.linalg.vector_norm(torch.cat(parts).double()))
+
+
 def format_number(number: float | int | bool | complex) -> str:
     """A number as a blackboard shows it: 4 significant digits, and floats look like floats."""
     if isinstance(number, (bool, int)):

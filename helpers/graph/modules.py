@@ -37,6 +37,7 @@ from helpers.graph.model import (
     GraphEdge,
     GraphNode,
     format_number,
+    norm,
 )
 from helpers.graph.recording import MADE_BY, MadeBy
 from helpers.language import Catalogue
@@ -468,7 +469,7 @@ def _parameters(nodes: list[GraphNode]) -> tuple[int, float | None]:
         count += leaf.numel()
         if leaf.grad is not None:
             any_grad = True
-            squares += float(torch.linalg.vector_norm(leaf.grad.detach().double())) ** 2
+            squares += norm(leaf.grad) ** 2
     return count, (math.sqrt(squares) if any_grad else None)
 
 

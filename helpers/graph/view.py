@@ -49,6 +49,7 @@ from helpers.graph.model import (
     _saved_slots,
     describe,
     format_number,
+    norm,
 )
 from helpers.graph.modules import Modules, folded_at, opened_to, unfolded
 from helpers.graph.recording import made_by
@@ -555,8 +556,7 @@ def module_details(
         name = node.title or (label.parameter if label is not None and label.parameter else "")
         text = describe(leaf, show_values=False)
         if leaf.grad is not None:
-            norm = float(torch.linalg.vector_norm(leaf.grad.detach().double()))
-            text = say("with grad norm", tensor=text, norm=format_number(norm))
+            text = say("with grad norm", tensor=text, norm=format_number(norm(leaf.grad)))
         rows.append([name, text])
     if len(parameters) > LISTED_PARAMETERS:
         rows.append(["…", say("more parameters", more=len(parameters) - LISTED_PARAMETERS)])
@@ -614,7 +614,6 @@ def _statistics(data: torch.Tensor) -> list[list[str]]:
     numbers = data if data.is_floating_point() else data.double()
     low, high = (float(value) for value in torch.aminmax(numbers))
     mean = float(numbers.mean())
-    norm = float(torch.linalg.vector_norm(numbers))
     # aminmax passes a nan on, and an inf is the smallest or the largest: both finite, none of
     # either. Counting them costs more than the rest together, so only where there are some.
     nan = inf = 0
@@ -624,7 +623,7 @@ def _statistics(data: torch.Tensor) -> list[list[str]]:
         [say("min"), _number(low)],
         [say("max"), _number(high)],
         [say("mean"), _number(mean)],
-        [say("norm"), _number(norm)],
+        [say("norm"), _number(norm(numbers))],
         [say("nan"), f"{nan:,}"],
         [say("inf"), f"{inf:,}"],
     ]

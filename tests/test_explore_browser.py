@@ -200,8 +200,14 @@ def panel_rows(page, heading: str) -> dict[str, str]:
           const sections = [...document.querySelectorAll('.agv-panel section')];
           const section = sections.find(s => (s.querySelector('h4') || {}).textContent === heading);
           if (!section) return {};
-          return Object.fromEntries([...section.querySelectorAll('tr')]
-            .map(row => [row.cells[0].textContent, row.cells[1].textContent]));
+          // A long label stands in a row of its own, above its value's.
+          const rows = [...section.querySelectorAll('tr')], pairs = [];
+          for (let i = 0; i < rows.length; i++) {
+            const cells = rows[i].cells;
+            if (cells.length === 2) pairs.push([cells[0].textContent, cells[1].textContent]);
+            else pairs.push([cells[0].textContent, rows[++i].cells[0].textContent]);
+          }
+          return Object.fromEntries(pairs);
         }""",
         heading,
     )

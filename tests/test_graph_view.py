@@ -281,7 +281,7 @@ def test_the_widget_answers_a_click_with_the_panel_and_the_new_picture():
     assert widget.svg == view._source.svg and "2.linear · Linear" in widget.svg
 
 
-# --- memory: the view keeps no graph alive ---------------------------------------------------------
+# --- memory: the view keeps no graph alive ----------------------------------------------------
 
 
 def test_the_view_lets_go_of_the_graph_with_its_tensors():

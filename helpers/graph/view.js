@@ -14,6 +14,7 @@ const HIGHEST = 560;
 const PLAY_MS = 1500; // one step of a backward pass, when playing
 const READABLE = 0.6; // pixels per point: a frame brought into view is shown no smaller
 const MARGIN = 12; // pixels around a frame brought into view
+const LONG_LABEL = 16; // characters: a longer label in the side panel goes above its value
 
 function make(tag, attributes = {}, ...children) {
   const element = document.createElement(tag);
@@ -256,8 +257,10 @@ function render({ model, el }) {
       showDetails(message);
       setStatus();
     } else if (message.kind === "focus") {
-      selected = message.box.startsWith("f") ? null : message.box;
-      focus(message.box);
+      // A frame (a module just unfolded) as it fits; a box (a name just found) readable.
+      const frame = message.box.startsWith("f");
+      selected = frame ? null : message.box;
+      focus(message.box, frame ? 0 : NATURAL);
       mark(selected);
     } else if (message.kind === "status") {
       setStatus(message.text);
@@ -268,8 +271,11 @@ function render({ model, el }) {
     const sections = (message.sections || []).map((section) => make("section", {},
       section.heading ? make("h4", {}, section.heading) : null,
       section.text ? make("p", {}, section.text) : null,
-      section.rows && section.rows.length ? make("table", {}, ...section.rows.map(([label, value]) =>
-        make("tr", {}, make("th", {}, label), make("td", {}, value)))) : null));
+      section.rows && section.rows.length ? make("table", {}, ...section.rows.flatMap(([label, value]) =>
+        // A long label (a parameter's name) goes above its value: beside it, neither would fit.
+        label.length > LONG_LABEL
+          ? [make("tr", {}, make("th", { colspan: "2" }, label)), make("tr", {}, make("td", { colspan: "2", class: "agv-under" }, value))]
+          : [make("tr", {}, make("th", {}, label), make("td", {}, value))])) : null));
     const action = message.action ? button(message.action.label, message.action.label,
       () => ask({ kind: "click", box: message.action.box }), { class: "agv-action" }) : null;
     panel.replaceChildren(

@@ -835,7 +835,7 @@ _STYLE = """
 .agv-canvas .agv-selected { filter: drop-shadow(0 0 3px #1971c2) drop-shadow(0 0 2px #1971c2); }
 .agv-panel { flex: 0 0 19em; max-width: 45%; overflow: auto; padding: 4px 8px;
   border-left: 1px solid var(--jp-border-color2, #dee2e6); position: relative; }
-.agv-panel h3 { font-size: 14px; margin: 2px 1.6em 0 0; word-break: break-all; }
+.agv-panel h3 { font-size: 14px; margin: 2px 1.6em 0 0; overflow-wrap: anywhere; }
 .agv-panel h4 { font-size: 12px; margin: 8px 0 2px; text-transform: uppercase;
   color: var(--jp-ui-font-color2, #495057); }
 .agv-panel p { margin: 2px 0; }
@@ -844,7 +844,9 @@ _STYLE = """
 .agv-panel th { text-align: left; font-weight: normal; padding: 0 8px 0 0; vertical-align: top;
   white-space: nowrap; color: var(--jp-ui-font-color2, #495057); }
 .agv-panel td { font-family: var(--jp-code-font-family, monospace); font-size: 12px;
-  word-break: break-word; }
+  overflow-wrap: anywhere; }
+.agv-panel th[colspan] { white-space: normal; overflow-wrap: anywhere; padding-top: 2px; }
+.agv-panel td.agv-under { padding: 0 0 2px 1em; }
 .agv-panel .agv-close { position: absolute; top: 2px; right: 4px; border: none;
   background: none; font-size: 16px; cursor: pointer; color: inherit; }
 .agv-panel .agv-action { margin-top: 8px; font: inherit; cursor: pointer; }

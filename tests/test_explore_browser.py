@@ -332,7 +332,8 @@ def test_an_untrusted_notebook_still_shows_the_picture(lab):
         )
         assert page.locator(".agv").count() == 0  # not trusted: no widget runs
         SHOTS.mkdir(parents=True, exist_ok=True)
-        page.locator(".jp-Cell").nth(1).screenshot(path=str(SHOTS / "untrusted.png"))
+        picture.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / "untrusted.png"))
     finally:
         page.close()
         running.shut_down_kernel(relative)

@@ -415,10 +415,10 @@ def read_box(picture: Graph, walked: Walked, box: str, foldable: bool = True) ->
         return {"title": node.title, "subtitle": say("kind saved"), "sections": [_rows("", rows)]}
     if node.kind == OP:
         return _op_details(node, picture, walked)
-    return _tensor_details(node, picture, walked)
+    return _tensor_details(node)
 
 
-def _tensor_details(node: GraphNode, picture: Graph, walked: Walked) -> dict[str, Any]:
+def _tensor_details(node: GraphNode) -> dict[str, Any]:
     tensor = _tensor_of(node)
     kind = {LEAF: "kind leaf", TENSOR: "kind tensor", OUTPUT: "kind output"}[node.kind]
     title = node.title or node.value

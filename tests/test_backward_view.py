@@ -634,7 +634,7 @@ def test_in_chinese_the_step_control_is_labelled_in_chinese():
     a, w, b = neuron()
     with speaking("zh"):
         widget = step_through(trace(a)).widget()
-    assert (widget.texts["step"], widget.texts["play"]) == ("步骤", "播放")
+    assert (widget.texts["step"], widget.texts["play"]) == ("步", "播放")
     assert widget.caption.startswith("第 1 步（共 5 步）")
 
 

@@ -873,15 +873,15 @@ _TEXTS = {
     },
     "hint": {
         "en": "Drag to move, scroll to zoom, click a box to read it.",
-        "zh": "拖动可移动，滚动滚轮可缩放，点击一个框可查看它的内容。",
+        "zh": "拖动可移动，滚动滚轮可缩放，点击一个方框可查看它的内容。",
     },
     "hint folded": {
         "en": "Drag to move, scroll to zoom, click a box to read it; a purple box unfolds, a "
         "frame's name folds.",
-        "zh": "拖动可移动，滚动滚轮可缩放，点击一个框可查看它的内容；点击紫色框会展开，"
+        "zh": "拖动可移动，滚动滚轮可缩放，点击一个方框可查看它的内容；点击紫色方框会展开，"
         "点击框架的名字会折叠。",
     },
-    "no match": {"en": "No box is called “{query}”.", "zh": "没有叫“{query}”的框。"},
+    "no match": {"en": "No box is called “{query}”.", "zh": "没有叫“{query}”的方框。"},
     "revealing": {
         "en": "{name} is inside a folded module: unfolding it…",
         "zh": "{name} 在一个折叠的模块里：正在展开…",
@@ -892,14 +892,14 @@ _TEXTS = {
     "previous": {"en": "Previous step", "zh": "上一步"},
     "next": {"en": "Next step", "zh": "下一步"},
     "play": {"en": "Play", "zh": "播放"},
-    "step": {"en": "Step", "zh": "步骤"},
+    "step": {"en": "Step", "zh": "步"},
     "step of": {"en": "step {number} of {total}", "zh": "第 {number} 步，共 {total} 步"},
     # What the kernel says in the side panel.
     "repr": {
         "en": "<interactive view of an autograd graph, {boxes:,} boxes: drag to move, scroll to "
         "zoom, click a box to read it>",
-        "zh": "<自动求导计算图的交互视图，{boxes:,} 个框：拖动可移动，滚动可缩放，"
-        "点击一个框可查看它>",
+        "zh": "<自动求导计算图的交互视图，{boxes:,} 个方框：拖动可移动，滚动可缩放，"
+        "点击一个方框可查看它>",
     },
     "picture": {"en": "the autograd graph", "zh": "自动求导计算图"},
     "failed": {"en": "The kernel could not do it: {error}", "zh": "内核没能做到：{error}"},
@@ -912,22 +912,22 @@ _TEXTS = {
     },
     "no such box": {
         "en": "No box has this id in the picture shown now.",
-        "zh": "现在显示的图里没有这个 id 的框。",
+        "zh": "现在显示的图里没有这个 id 的方框。",
     },
     "kind leaf": {
         "en": "leaf tensor: backward() adds its gradient to .grad",
         "zh": "叶子张量：backward() 把它的梯度累加到 .grad",
     },
-    "kind tensor": {"en": "tensor computed by an op", "zh": "由运算算出的张量"},
+    "kind tensor": {"en": "tensor computed by an op", "zh": "由操作算出的张量"},
     "kind output": {
         "en": "output: where the backward pass starts",
         "zh": "输出：反向传播从这里开始",
     },
     "kind op": {
         "en": "autograd Node: the backward of one operation",
-        "zh": "autograd 节点：一个运算的反向",
+        "zh": "autograd 节点：一个操作的反向计算",
     },
-    "kind saved": {"en": "a tensor an op saved for its backward", "zh": "运算为反向保存的张量"},
+    "kind saved": {"en": "a tensor an op saved for its backward", "zh": "操作为反向计算保存的张量"},
     "kind summary": {
         "en": "the Nodes max_nodes left out: explore(..., max_nodes=...) draws more",
         "zh": "被 max_nodes 省略的节点：explore(..., max_nodes=...) 可以画出更多",
@@ -948,7 +948,7 @@ _TEXTS = {
     "version": {"en": "version", "zh": "版本"},
     "tensor gone": {
         "en": "This tensor no longer exists: only its box is left.",
-        "zh": "这个张量已经不存在了，只剩下它的框。",
+        "zh": "这个张量已经不存在了，只剩下它的方框。",
     },
     "no grad needed": {
         "en": "none: this tensor does not require grad.",
@@ -969,7 +969,7 @@ _TEXTS = {
     "no module": {"en": "no module", "zh": "不属于任何模块"},
     "the model": {"en": "the model", "zh": "整个模型"},
     "parameter": {"en": "parameter", "zh": "参数"},
-    "line": {"en": "line", "zh": "代码行"},
+    "line": {"en": "line", "zh": "前向代码行"},
     "sends to": {
         "en": "sends its gradient to (next_functions)",
         "zh": "把梯度传给（next_functions）",
@@ -980,7 +980,7 @@ _TEXTS = {
     },
     "not drawn": {"en": "{name} (not in the picture)", "zh": "{name}（不在图中）"},
     "inside": {"en": "{name}, inside {box}", "zh": "{name}，在 {box} 里"},
-    "saved": {"en": "saved for backward", "zh": "为反向保存的"},
+    "saved": {"en": "saved for backward", "zh": "保存的张量"},
     "saved nothing": {"en": "nothing", "zh": "没有"},
     "saved tensor": {"en": "{tensor}, version {version}", "zh": "{tensor}，版本 {version}"},
     "freed": {"en": "freed by backward()", "zh": "已被 backward() 释放"},

@@ -532,7 +532,7 @@ _TEXTS = {
         "model (or a run of modules built alike). Click one to unfold it, and a frame's name to "
         "fold it again.",
         "zh": "按模块折叠：{count} 个紫色框中的每一个代表你模型里的一个模块"
-        "（或一串结构相同的模块）。点击一个紫色方框可以把它展开，点击框架的名字可以把它重新折叠。",
+        "（或一串结构相同的模块）。点击一个紫色方框可以把它展开，点击外框的名字可以把它重新折叠。",
     },
     "folded module": {
         "en": "{path}, folded: draw(..., expand='{path}') draws it whole",

@@ -879,7 +879,7 @@ _TEXTS = {
         "en": "Drag to move, scroll to zoom, click a box to read it; a purple box unfolds, a "
         "frame's name folds.",
         "zh": "拖动可移动，滚动滚轮可缩放，点击一个方框可查看它的内容；点击紫色方框会展开，"
-        "点击框架的名字会折叠。",
+        "点击外框的名字会折叠。",
     },
     "no match": {"en": "No box is called “{query}”.", "zh": "没有叫“{query}”的方框。"},
     "revealing": {

@@ -263,6 +263,8 @@ def test_a_search_finds_w_and_the_panel_shows_the_numbers_of_w_grad(page):
     search.press("Enter")
     page.wait_for_selector(f"{VIEW} .agv-panel:not([hidden]) h3")
     assert page.locator(f"{VIEW} .agv-panel h3").text_content() == "w"
+    said = page.locator(f"{VIEW} .agv-panel").inner_text()
+    assert "null" not in said and "undefined" not in said
     selected = page.locator(f"{VIEW} .agv-canvas svg .agv-selected")
     assert selected.count() == 1
     assert "w" in selected.locator("text").all_text_contents()

@@ -278,12 +278,13 @@ function render({ model, el }) {
           : [make("tr", {}, make("th", {}, label), make("td", {}, value))])) : null));
     const action = message.action ? button(message.action.label, message.action.label,
       () => ask({ kind: "click", box: message.action.box }), { class: "agv-action" }) : null;
-    panel.replaceChildren(
+    const parts = [
       button("×", say("close"), () => { panel.hidden = true; selected = null; mark(null); },
         { class: "agv-close" }),
       make("h3", {}, message.title || ""),
       message.subtitle ? make("p", { class: "agv-sub" }, message.subtitle) : null,
-      ...sections, action);
+      ...sections, action];
+    panel.replaceChildren(...parts.filter((part) => part != null));
     panel.hidden = false;
     place();
   }

@@ -110,7 +110,7 @@ unit: $(DEV_STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadscope -rs tests
 
 browser: $(DEV_STAMP)
-	$(BIN)/python -m pytest -m browser -rs tests/test_browser.py
+	$(BIN)/python -m pytest -m browser -rs tests/test_browser.py tests/test_explore_browser.py
 
 nbval: $(DEV_STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadscope --nbval --nbval-current-env \

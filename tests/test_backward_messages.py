@@ -376,7 +376,7 @@ def test_step_through_shows_itself_as_chinese_text(length):
     steps = trace(h.sum())
     with speaking("zh"):
         shown = step_through(steps)
-        text = shown._repr_mimebundle_()["text/plain"]
+        text = shown._repr_mimebundle_()[0]["text/plain"]
         assert text == repr(shown)
     assert_speaks_chinese(text)
     if length > MAX_FRAMES:

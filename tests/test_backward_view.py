@@ -35,6 +35,11 @@ def neuron():
     return torch.relu(w * x + b), w, b
 
 
+def labels(svg):
+    """Every piece of text a picture shows, in order."""
+    return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+
+
 def chain(length):
     x = torch.tensor([0.1, 0.2], requires_grad=True)
     h = x
@@ -425,12 +430,14 @@ def test_step_through_is_a_widget_with_a_static_picture_strip_and_the_table_as_t
     a, w, b = neuron()
     steps = trace(a)
     view = step_through(steps)
-    bundle = view._repr_mimebundle_()
+    bundle, _ = view._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html", "application/vnd.jupyter.widget-view+json"}
     assert bundle["text/plain"] == table_text(steps)
     pictures = re.findall(r"<img src='data:image/svg\+xml;base64,([^']+)'", bundle["text/html"])
     assert bundle["text/html"].count("<figure") == len(pictures) == 5
-    assert base64.b64decode(pictures[2]).decode() == frames(steps)[2].svg()
+    # The pictures of frames(), each box carrying its id for the view.
+    assert labels(base64.b64decode(pictures[2]).decode()) == labels(frames(steps)[2].svg())
+    assert 'id="n0"' in base64.b64decode(pictures[2]).decode()
 
 
 def test_each_picture_has_a_caption_with_the_step_node_and_gradients():
@@ -442,22 +449,39 @@ def test_each_picture_has_a_caption_with_the_step_node_and_gradients():
     assert "display:table-caption" in frame and "display:table'" in frame
 
 
-def test_moving_the_slider_shows_the_picture_of_that_step():
+def test_the_step_control_of_the_view_shows_the_picture_and_caption_of_that_step():
     a, w, b = neuron()
     view = step_through(trace(a))
-    controls, picture = view.widget().children
-    play, slider = controls.children
-    assert (slider.min, slider.max, play.max) == (1, 5, 5)
-    assert picture.value == view.frame_html(0)
-    assert picture.value.count("<svg") == 1 and "<?xml" not in picture.value  # inline SVG
-    slider.value = 4
-    assert picture.value == view.frame_html(3)
+    widget = view.widget()
+    assert (widget.steps, widget.step) == (5, 1)
+    assert widget.svg == view.pictures[0][view.pictures[0].index("<svg") :].strip()
+    assert widget.caption.startswith("Step 1 of 5: ReluBackward0")
+    widget.step = 4
+    assert widget.svg.startswith("<svg") and "<?xml" not in widget.svg  # inline SVG
+    assert widget.svg == view.pictures[3][view.pictures[3].index("<svg") :].strip()
+    assert widget.caption.startswith("Step 4 of 5:")
+
+
+def test_a_click_on_a_node_in_the_view_reads_what_it_received_and_sent_so_far():
+    a, w, b = neuron()
+    steps = trace(a)
+    view = step_through(steps)
+    explorer = view.view()
+    mul = next(node for node in explorer._source.picture.nodes if node.title == "MulBackward0")
+    number = next(i for i, step in enumerate(steps, 1) if step.name == "MulBackward0")
+    explorer._source.go_to(number - 1)
+    before = explorer.read(mul.id)["sections"][0]
+    assert before["rows"] == [[f"step {number}", "runs after the step shown"]]
+    explorer._source.go_to(number)
+    after = dict(explorer.read(mul.id)["sections"][0]["rows"])
+    _, _, received, sent = view.rows[number - 1]
+    assert after == {f"step {number}, received": received, f"step {number}, sent": sent}
 
 
 def test_step_through_shows_the_same_text_and_html_on_every_run():
     def shown():
         a, w, b = neuron()
-        bundle = step_through(trace(a))._repr_mimebundle_()
+        bundle, _ = step_through(trace(a))._repr_mimebundle_()
         return bundle["text/plain"], bundle["text/html"]
 
     first, second = shown(), shown()
@@ -468,7 +492,7 @@ def test_step_through_shows_the_same_text_and_html_on_every_run():
 def test_a_long_trace_is_shown_as_the_table_with_a_note_and_no_pictures(draw_calls):
     steps = trace(chain(MAX_FRAMES + 1))
     view = step_through(steps)
-    bundle = view._repr_mimebundle_()
+    bundle, _ = view._repr_mimebundle_()
     assert draw_calls == [] and len(view) == 0 and view.widget() is None
     assert set(bundle) == {"text/plain", "text/html"}
     assert bundle["text/plain"].startswith(f"This backward pass ran {MAX_FRAMES + 1} nodes")
@@ -476,10 +500,10 @@ def test_a_long_trace_is_shown_as_the_table_with_a_note_and_no_pictures(draw_cal
     assert "<table>" in bundle["text/html"]
 
 
-def test_without_ipywidgets_step_through_shows_the_picture_strip(monkeypatch):
-    monkeypatch.setitem(sys.modules, "ipywidgets", None)  # makes `import ipywidgets` fail
+def test_without_anywidget_step_through_shows_the_picture_strip(monkeypatch):
+    monkeypatch.setitem(sys.modules, "anywidget", None)  # makes `import anywidget` fail
     a, w, b = neuron()
-    bundle = step_through(trace(a))._repr_mimebundle_()
+    bundle, _ = step_through(trace(a))._repr_mimebundle_()
     assert set(bundle) == {"text/plain", "text/html"}
     assert bundle["text/html"].count("<figure") == 5
 
@@ -606,17 +630,17 @@ def test_in_chinese_each_picture_has_a_chinese_caption():
     assert "alt='自动求导的计算图'" in strip
 
 
-def test_in_chinese_the_slider_is_labelled_in_chinese():
+def test_in_chinese_the_step_control_is_labelled_in_chinese():
     a, w, b = neuron()
     with speaking("zh"):
-        controls, _ = step_through(trace(a)).widget().children
-    play, slider = controls.children
-    assert (slider.description, play.description) == ("步", "播放")
+        widget = step_through(trace(a)).widget()
+    assert (widget.texts["step"], widget.texts["play"]) == ("步", "播放")
+    assert widget.caption.startswith("第 1 步（共 5 步）")
 
 
 def test_in_chinese_a_long_trace_gets_its_note_in_chinese(draw_calls):
     with speaking("zh"):
-        bundle = step_through(trace(chain(MAX_FRAMES + 1)))._repr_mimebundle_()
+        bundle, _ = step_through(trace(chain(MAX_FRAMES + 1)))._repr_mimebundle_()
     assert bundle["text/plain"].startswith(f"这次反向传播运行了 {MAX_FRAMES + 1} 个节点")
     assert f"图最多只画 {MAX_FRAMES} 步" in bundle["text/html"]
     assert "<th style='text-align:left'>传入的梯度</th>" in bundle["text/html"]

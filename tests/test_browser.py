@@ -66,6 +66,9 @@ LAST_CELL_IN_VIEW = """() => {
   return last.height > 0 && last.bottom <= window.innerHeight;
 }"""
 PICTURE_TYPES = ("image/png", "image/jpeg", "image/svg+xml")
+# An output with a widget view shows the widget in JupyterLab; its picture (helpers.graph's view
+# carries one) is for where the widget cannot run.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 SVG_NAMESPACE = "{http://www.w3.org/2000/svg}"
 
 
@@ -85,11 +88,18 @@ def _tags(cell: dict) -> list[str]:
 
 
 def _outputs_with(cell: dict, mime_type: str) -> list[str]:
+    """The stored outputs of ``mime_type`` that JupyterLab shows as such (not a widget's)."""
     return [
         _text(o["data"][mime_type])
         for o in cell.get("outputs", [])
-        if mime_type in o.get("data", {})
+        if mime_type in o.get("data", {}) and WIDGET_VIEW not in o["data"]
     ]
+
+
+def _views_stored(cell: dict) -> int:
+    """How many of the cell's stored outputs are helpers.graph's interactive view (a widget that
+    carries its picture) or a step-through of a backward pass in it."""
+    return sum(1 for o in cell.get("outputs", []) if WIDGET_VIEW in o.get("data", {}))
 
 
 def _cells_where(predicate, what: str) -> list:
@@ -117,8 +127,12 @@ def _is_live_plot(cell: dict) -> bool:
 
 
 def _steps_through(cell: dict) -> bool:
-    # helpers.backward_view.step_through shows a trace as a slider over its pictures.
+    # helpers.backward_view.step_through shows a trace in the graph's view, with a step control.
     return _is_code(cell) and bool(re.search(r"\bstep_through\(", _text(cell["source"])))
+
+
+def _has_a_view(cell: dict) -> bool:
+    return _is_code(cell) and _views_stored(cell) > 0
 
 
 UNANSWERED = re.compile(
@@ -193,9 +207,9 @@ READ_CELLS = """() => {
         source: img.currentSrc || img.src, loaded: img.complete && img.naturalWidth > 0,
         in_output: img.closest('.jp-OutputArea') !== null,
         in_widget: img.closest('.jupyter-widgets') !== null})),
-    widget_svgs: [...cell.querySelectorAll('.jupyter-widgets svg')]
+    widget_svgs: [...cell.querySelectorAll('.agv-canvas svg')]
         .filter(svg => svg.querySelector('g.node')).map(svg => serializer.serializeToString(svg)),
-    sliders: cell.querySelectorAll('.widget-slider .noUi-handle').length,
+    sliders: cell.querySelectorAll('.agv-steps input[type=range]').length,
   }));
 }"""
 
@@ -340,14 +354,15 @@ def _screenshot(page, path: Path) -> tuple[Path, bool]:
 
 
 def _move_slider(page, cell_index: int) -> tuple[list[str], list[str]]:
-    """Step the cell's first slider one to the right, as a learner would with the arrow key."""
+    """Step the cell's first step control one to the right, as a learner would with the arrow
+    key on its slider."""
     cell = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell").nth(
         cell_index
     )
-    widget_svg = cell.locator(".jupyter-widgets svg").filter(has=page.locator("g.node")).first
+    widget_svg = cell.locator(".agv-canvas svg").filter(has=page.locator("g.node")).first
     serialize = "svg => new XMLSerializer().serializeToString(svg)"
     before = highlighted_nodes(widget_svg.evaluate(serialize))
-    cell.locator(".widget-slider .noUi-handle").first.focus()
+    cell.locator(".agv-steps input[type=range]").first.focus()
     page.keyboard.press("ArrowRight")
     after = before
     deadline = time.monotonic() + 30
@@ -452,9 +467,20 @@ def test_every_cell_shows_as_many_pictures_as_its_stored_outputs(runner, noteboo
     live = runner.page_of(notebook).cells
     for index, cell in enumerate(_stored(notebook)["cells"]):
         stored = sum(
-            1 for o in cell.get("outputs", []) if set(o.get("data", {})) & set(PICTURE_TYPES)
+            1
+            for o in cell.get("outputs", [])
+            if set(o.get("data", {})) & set(PICTURE_TYPES) and WIDGET_VIEW not in o["data"]
         )
         assert len(live[index].pictures()) == stored, f"cell {index}"
+
+
+@pytest.mark.parametrize(
+    "where", _cells_where(_has_a_view, "an interactive view of a graph"), ids=_cell_id
+)
+def test_every_interactive_view_shows_its_picture_in_the_page(runner, where):
+    notebook, index = where
+    cell = runner.page_of(notebook).cells[index]
+    assert len(cell.widget_svgs) == _views_stored(_stored(notebook)["cells"][index])
 
 
 @pytest.mark.parametrize("where", _cells_where(_is_live_plot, "a live training plot"), ids=_cell_id)
@@ -503,7 +529,7 @@ def test_check_yourself_cell_shows_its_unanswered_state(runner, where):
 def test_moving_the_backward_step_slider_changes_the_highlighted_node(runner, where):
     notebook, index = where
     cell = runner.page_of(notebook).cells[index]
-    assert cell.sliders, f"cell {index} calls step_through, but no slider shows in JupyterLab"
+    assert cell.sliders, f"cell {index} calls step_through, but no step control shows"
     before, after = cell.highlighted_before_and_after_slider
     assert before, "no node is highlighted before the slider moves"
     assert after and after != before

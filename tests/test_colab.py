@@ -8,8 +8,11 @@ the one installed here, shared rather than downloaded again, as Colab's is there
 runs, and ipywidgets at the version of Colab's runtime (7). The setup cell's install source is
 pointed at a copy of this checkout through AUTOGRAD_NOTEBOOKS_SOURCE (in Colab it is the
 repository). The first notebook that draws a graph and the first with a backward-step slider
-then run top to bottom with nbclient. Run it alone with `pytest -m colab`; it needs the package
-index, as Colab does, for what the setup cell installs (matplotlib, Graphviz's bindings).
+then run top to bottom with nbclient, and so does a small notebook that explores a graph with
+`helpers.graph.explore` (the setup cell, then the view of a recorded model), whose output must
+carry the widget (anywidget, on Colab's ipywidgets 7) and the picture for where it cannot run.
+Run it alone with `pytest -m colab`; it needs the package index, as Colab does, for what the
+setup cell installs (matplotlib, Graphviz's bindings, anywidget).
 
 The fast tests read every markdown cell of every notebook for pictures Colab cannot show.
 """
@@ -83,6 +86,36 @@ def test_the_requirements_pin_torch_so_the_range_never_pulls_another_here():
 # --- the notebook in a stand-in for Colab --------------------------------------------------------
 
 
+# The notebook that explores a graph in the stand-in: the setup cell of the graph notebook, then
+# a recorded model's view.
+EXPLORE = """\
+import torch
+from torch import nn
+
+from helpers.graph import explore, recording
+
+model = nn.Sequential(*[nn.Sequential(nn.LayerNorm(8), nn.Linear(8, 8)) for _ in range(6)])
+x = torch.randn(3, 8, requires_grad=True)
+with recording(model):
+    loss = model(x).pow(2).mean()
+loss.backward()
+explore(loss)
+"""
+
+
+def _explore_notebook(folder: Path) -> Path:
+    setup = next(
+        cell
+        for cell in nbformat.read(graph_notebook(), as_version=4).cells
+        if cell.cell_type == "code"
+    )
+    notebook = nbformat.v4.new_notebook(cells=[setup, nbformat.v4.new_code_cell(EXPLORE)])
+    notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
+    path = folder / "explore.ipynb"
+    nbformat.write(notebook, path)
+    return path
+
+
 @dataclass
 class ColabRun:
     helpers_before: bool
@@ -91,6 +124,7 @@ class ColabRun:
     torch_before: tuple[str, int]
     torch_after: tuple[str, int]
     ipywidgets_after: str
+    explored: dict  # the view's output: its data, by MIME type
 
 
 def _python(environment: Path) -> Path:
@@ -164,6 +198,7 @@ def _kernel_spec(work: Path, python: Path, checkout: Path) -> Path:
 
 
 def _run_notebook(path: Path, kernels: Path) -> str | None:
+    """Run the notebook at ``path`` in the stand-in, saving its outputs there; what stopped it."""
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
@@ -182,6 +217,8 @@ def _run_notebook(path: Path, kernels: Path) -> str | None:
         client.execute()
     except CellExecutionError as error:
         return str(error)
+    finally:
+        nbformat.write(notebook, path)
     return None
 
 
@@ -236,10 +273,17 @@ def colab_run(tmp_path_factory) -> ColabRun:
     helpers_before = _probe(python, "import helpers; print('found')") == "found"
     torch_before = _torch_install(python)
     kernels = _kernel_spec(work, python, checkout)
+    explore_notebook = _explore_notebook(checkout / "notebooks" / "en")
     errors = {
-        notebook.name: _run_notebook(checkout / notebook.relative_to(ROOT), kernels)
-        for notebook in (graph_notebook(), slider_notebook())
+        notebook.name: _run_notebook(notebook, kernels)
+        for notebook in (
+            checkout / graph_notebook().relative_to(ROOT),
+            checkout / slider_notebook().relative_to(ROOT),
+            explore_notebook,
+        )
     }
+    outputs = nbformat.read(explore_notebook, as_version=4).cells[-1].get("outputs", [])
+    explored = outputs[-1].get("data", {}) if outputs else {}
     ipywidgets = _probe(python, "import ipywidgets; print(ipywidgets.__version__)")
     return ColabRun(
         helpers_before,
@@ -248,6 +292,7 @@ def colab_run(tmp_path_factory) -> ColabRun:
         torch_before,
         _torch_install(python),
         ipywidgets,
+        dict(explored),
     )
 
 
@@ -259,6 +304,15 @@ def test_stand_in_for_colab_starts_without_helpers(colab_run):
 @pytest.mark.colab
 def test_graph_and_slider_notebooks_run_top_to_bottom_in_the_stand_in_for_colab(colab_run):
     assert colab_run.errors == dict.fromkeys(colab_run.errors), colab_run.errors
+
+
+@pytest.mark.colab
+def test_the_graphs_view_shows_as_a_widget_on_colabs_ipywidgets_with_its_picture(colab_run):
+    data = colab_run.explored
+    widget = data.get("application/vnd.jupyter.widget-view+json", {})
+    assert widget.get("model_id"), f"no widget in the view's output: {sorted(data)}"
+    assert data["image/svg+xml"].startswith("<svg")
+    assert data["text/html"].startswith("<img src='data:image/svg+xml;base64,")
 
 
 @pytest.mark.colab

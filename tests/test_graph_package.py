@@ -1,9 +1,10 @@
 """helpers/graph/: a package whose files follow a picture being made, each using only those before.
 
 A module imports only the modules of the package that come before it in `PIPELINE` (the words
-first, then the model, the part of it a picture shows, its layout, its DOT and its rendering),
-at the top of the file or inside a function: two modules that import each other would be one
-concern split in the wrong place. `__init__.py` puts them together for `draw` and `build`.
+first, then the model, the part of it a picture shows, its layout, its DOT, its rendering, and
+the interactive view that shows it), at the top of the file or inside a function: two modules
+that import each other would be one concern split in the wrong place. `__init__.py` puts them
+together for `draw`, `build` and `explore`.
 """
 
 from __future__ import annotations
@@ -16,7 +17,10 @@ from pathlib import Path
 import pytest
 
 PACKAGE = Path(__file__).resolve().parent.parent / "helpers" / "graph"
-PIPELINE = ["messages", "recording", "model", "names", "modules", "cut", "layout", "dot", "render"]
+PIPELINE = [
+    *("messages", "recording", "model", "names", "modules", "cut", "layout", "dot", "render"),
+    "view",
+]
 
 
 def imported_from_the_package(module: str) -> set[str]:

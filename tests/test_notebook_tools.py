@@ -7,7 +7,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from tools.notebooks import all_notebooks, strip_volatile, title_of, write_index
+from tools.notebooks import all_notebooks, page_of, strip_volatile, title_of, write_index
 
 KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 LANGUAGE_INFO = {
@@ -101,3 +101,20 @@ def test_index_lists_each_edition_under_its_own_heading(tmp_path):
     page = write_index(pages, tmp_path).read_text(encoding="utf-8")
     assert page.index("<h2>English</h2>") < page.index("en/01_a.html")
     assert page.index("en/01_a.html") < page.index("<h2>中文</h2>") < page.index("zh/01_a.html")
+
+
+def test_a_page_shows_what_a_widget_carries_for_where_it_cannot_run():
+    # A graph view's output: the widget, and the picture as an image in HTML.
+    view = {
+        "application/vnd.jupyter.widget-view+json": {"model_id": "abc", "version_major": 2},
+        "text/html": "<img src='data:image/svg+xml;base64,PHN2Zy8+' alt='the autograd graph'>",
+        "text/plain": "<interactive view>",
+    }
+    notebook = executed_notebook([new_output("execute_result", data=view, execution_count=1)])
+    notebook.metadata.widgets = {
+        "application/vnd.jupyter.widget-state+json": {"state": {"abc": {}}, "version_major": 2}
+    }
+    page = page_of(notebook)
+    assert 'alt="the autograd graph"' in page
+    assert "application/vnd.jupyter.widget-view+json" not in page
+    assert "widgets" in notebook.metadata  # the notebook itself is left as it was

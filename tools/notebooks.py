@@ -9,6 +9,7 @@ temporary file names, widget ids).
 from __future__ import annotations
 
 import argparse
+import copy
 import html
 import sys
 from concurrent.futures import ProcessPoolExecutor
@@ -90,11 +91,22 @@ def title_of(notebook: nbformat.NotebookNode, fallback: str) -> str:
     return fallback
 
 
-def write_html(path: Path, out_dir: Path) -> tuple[str, str]:
+def page_of(notebook: nbformat.NotebookNode) -> str:
+    """The notebook as one HTML page. A page has no kernel: without the widgets' saved state,
+    each widget's output shows what it carries for that (the graph view's picture,
+    step_through's pictures in a row) instead of a widget rebuilt in the page by scripts
+    fetched from a CDN."""
     from nbconvert import HTMLExporter
 
-    notebook = execute(path)
+    notebook = copy.deepcopy(notebook)
+    notebook.metadata.pop("widgets", None)
     page, _ = HTMLExporter().from_notebook_node(notebook)
+    return page
+
+
+def write_html(path: Path, out_dir: Path) -> tuple[str, str]:
+    notebook = execute(path)
+    page = page_of(notebook)
     relative = path.relative_to(NOTEBOOKS).with_suffix(".html")
     target = out_dir / relative
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -521,6 +521,12 @@ _WORDS = {
         ),
     },
     "play": {"en": "play", "zh": "播放"},
+    # The side panel of the graph's view of a trace: what a clicked Node did in the pass.
+    "in this pass": {"en": "in this backward pass", "zh": "在这次反向传播中"},
+    "received at": {"en": "step {number}, received", "zh": "第 {number} 步收到"},
+    "sent at": {"en": "step {number}, sent", "zh": "第 {number} 步传出"},
+    "at step": {"en": "step {number}", "zh": "第 {number} 步"},
+    "later": {"en": "runs after the step shown", "zh": "在当前显示的这一步之后运行"},
     "picture": {"en": "the autograd graph", "zh": "自动求导的计算图"},
 }
 # What the public functions say when they are given something they cannot show.

@@ -2,15 +2,17 @@
 
     >>> steps = trace(a)
     >>> steps                      # a table: step, node, gradients in, gradients out
-    >>> step_through(steps)        # the graph once per step, with a slider in JupyterLab
+    >>> step_through(steps)        # the graph once per step, in the graph's interactive view
 
 Learners import it as `helpers.backward_view`. In each picture (drawn by `helpers.graph`, arrows
 following the gradients) the node that runs is outlined in red, and every gradient sent so far is
-written in red on the arrow it travelled along. Without widgets (a static HTML page, GitHub) the
-pictures stand in a row, one per step. The table is `helpers.backward.table`'s, which a `Trace`
-also shows itself with; where a hook changed the gradient on its way into a node, the table and
-the captions show both: ``[6.0, 12.0] → hook → [0.0, 0.0]``, what was sent, then what the node
-received.
+written in red on the arrow it travelled along. In JupyterLab (VS Code, Colab) the pictures are
+shown in the graph's interactive view (`helpers.graph.view`), with a step control; a click on a
+box reads what it holds and what it received and sent so far. Without widgets (a static HTML
+page, GitHub, an untrusted notebook) the pictures stand in a row, one per step. The table is
+`helpers.backward.table`'s, which a `Trace` also shows itself with; where a hook changed the
+gradient on its way into a node, the table and the captions show both:
+``[6.0, 12.0] → hook → [0.0, 0.0]``, what was sent, then what the node received.
 
 The words of the tables and captions, and the errors, follow `helpers.set_language` ("en" or
 "zh"): they live in the catalogue `VIEW_MESSAGES` (``helpers.backward.messages``), each in every
@@ -22,6 +24,7 @@ from __future__ import annotations
 import base64
 import html
 import inspect
+import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -45,6 +48,8 @@ from helpers.backward.table import (
 )
 from helpers.backward.tracing import Trace
 from helpers.graph.model import LEAF, SAVED, TENSOR_KINDS, caption
+from helpers.graph.modules import modules_of
+from helpers.graph.view import VIEW_TEXTS, Explorer, Source, Walked, read_box, without_nodes
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
 
@@ -87,10 +92,14 @@ def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Draw
     _check_options(options, "frames")
     if len(trace) > MAX_FRAMES:
         raise ValueError(VIEW_MESSAGES.say("too many frames", count=len(trace), most=MAX_FRAMES))
-    return _frames(trace, _names(_checked_names(names)), options)
+    return _frames(trace, _names(_checked_names(names)), options)[1]
 
 
-def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[graph.Drawing]:
+def _frames(
+    trace: Trace, named: NamePairs, options: dict[str, Any], ids: bool = False
+) -> tuple[graph.Graph, list[graph.Drawing]]:
+    """The model every frame is drawn from, and the frames; with ``ids``, every box and frame
+    carries its id into the SVG, for the graph's view (`helpers.graph.view`)."""
     options = {"direction": "backward", "show_grads": False, **options, "fold": False}
     direction = options.pop("direction")
     model = graph.build(trace.output, named, **options)  # one walk of the graph for every frame
@@ -119,10 +128,15 @@ def _frames(trace: Trace, named: NamePairs, options: dict[str, Any]) -> list[gra
         labels = {edge: text if edge[0] in ran else _blanks(text) for edge, text in final.items()}
         frame = _with_leaf_gradients(model, received_so_far, widest)
         source = graph.to_dot(
-            frame, direction=direction, highlight=step.node, edge_labels=labels, layout=layout
+            frame,
+            direction=direction,
+            highlight=step.node,
+            edge_labels=labels,
+            layout=layout,
+            ids=ids,
         )
         drawings.append(graph.Drawing(source, estimated_seconds=layout.estimated_seconds))
-    return drawings
+    return model, drawings
 
 
 def _as_in_the_pass(model: graph.Graph, trace: Trace, show_values: bool) -> graph.Graph:
@@ -208,8 +222,12 @@ def _width_of_blank(text: str) -> int:
 
 
 class StepThrough:
-    """The pictures of a trace: a slider picks the step where widgets work (JupyterLab, Colab);
-    elsewhere (a static HTML page, GitHub) all pictures show, in a row. As text: the table."""
+    """The pictures of a trace. Where widgets run (JupyterLab, VS Code, Colab): the graph's
+    interactive view (`helpers.graph.view`) with a step control (play, a slider, the caption of
+    the step shown), which moves, zooms and finds names as `helpers.graph.explore` does, and
+    where a click on a box reads what it holds and what it received and sent so far in the
+    pass. Elsewhere (a static HTML page, GitHub, an untrusted notebook) all pictures show, in a
+    row. As text: the table."""
 
     def __init__(self, trace: Trace, names: Names = None, **options: Any) -> None:
         _check_trace(trace, "step_through")
@@ -218,12 +236,14 @@ class StepThrough:
         self.rows = _rows(trace, named)
         self.pictures: list[str] = []  # one SVG text per step, or none for a long trace
         self.note = ""
+        self._steps: _Steps | None = None
         if len(trace) <= MAX_FRAMES:
-            drawings = _frames(trace, named, options)
+            model, drawings = _frames(trace, named, options, ids=True)
             self.pictures = [drawing.svg() for drawing in drawings]
+            self._steps = _Steps(self.pictures, self.rows, trace, model)
         else:
             self.note = VIEW_MESSAGES.say("too long", count=len(trace), most=MAX_FRAMES)
-        self._widget = None
+        self._explorer: Explorer | None = None
 
     def __len__(self) -> int:
         return len(self.pictures)
@@ -233,7 +253,7 @@ class StepThrough:
         return f"{self.note}\n{table}" if self.note else table
 
     def frame_html(self, index: int) -> str:
-        """Step ``index + 1`` as the slider shows it: a caption, then the picture (inline SVG)."""
+        """Step ``index + 1`` with its caption above the picture (inline SVG)."""
         return self._figure(index, _inline_svg(self.pictures[index]))
 
     def static_html(self) -> str:
@@ -246,13 +266,7 @@ class StepThrough:
         return f"<div {ROW_STYLE}>{figures}</div>"
 
     def _figure(self, index: int, picture: str) -> str:
-        number, node, received, sent = self.rows[index]
-        lines = [
-            VIEW_MESSAGES.say("caption", number=number, total=len(self.rows), node=node),
-            VIEW_MESSAGES.say("in", gradients=received),
-            VIEW_MESSAGES.say("out", gradients=sent),
-        ]
-        title, received_line, sent_line = (html.escape(line) for line in lines)
+        title, received_line, sent_line = (html.escape(line) for line in _caption(self.rows, index))
         caption = f"<b>{title}</b><br>{received_line}<br>{sent_line}"
         # A table's caption is as wide as the table: the caption wraps to the picture's width
         # instead of widening the figure, with no size written into the page (sizes depend on
@@ -263,54 +277,119 @@ class StepThrough:
             f"{picture}</figure>"
         )
 
-    def widget(self):
-        """The slider and the picture it selects, as ipywidgets (None without ipywidgets)."""
-        if self._widget is None and self.pictures:
-            self._widget = _slider(self)
-        return self._widget
+    def view(self) -> Explorer | None:
+        """The graph's view of these steps (None for a trace too long to draw)."""
+        if self._explorer is None and self._steps is not None:
+            self._explorer = Explorer(self._steps)
+        return self._explorer
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, Any]:
+    def widget(self):
+        """The view as a widget (anywidget), or None without anywidget or for a long trace."""
+        view = self.view()
+        return None if view is None else view.widget()
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> Any:
         # A notebook stores every part: JupyterLab shows the widget, a static page the HTML.
         # nbval compares the text and the HTML, which are the same on every run; it skips the
         # widget's part, whose model id changes.
         bundle: dict[str, Any] = {"text/plain": repr(self), "text/html": self.static_html()}
-        widget = self.widget()
-        if widget is not None:
-            # Written out rather than asked of the widget: ipywidgets 7 (which Colab's page still
-            # runs) has no _repr_mimebundle_, and this is the view both versions understand.
-            bundle[WIDGET_VIEW] = {
-                "version_major": 2,
-                "version_minor": 0,
-                "model_id": widget.model_id,
-            }
-        return bundle
+        metadata: dict[str, Any] = {}
+        view = self.view()
+        if view is not None and view.widget() is not None:
+            shown, metadata = view._repr_mimebundle_()
+            bundle[WIDGET_VIEW] = shown[WIDGET_VIEW]
+        return bundle, metadata
 
 
 def step_through(trace: Trace, names: Names = None, **options: Any) -> StepThrough:
-    """Show a trace one step at a time: a slider (and a play button) in JupyterLab, every
-    picture in a row elsewhere. ``names`` and ``options`` are those of `helpers.graph.draw`, but
-    for ``highlight`` and ``edge_labels``, which each picture sets itself (see `frames`)."""
+    """Show a trace one step at a time: in JupyterLab (VS Code, Colab) the graph's view with a
+    step control and a play button, every picture in a row elsewhere. ``names`` and ``options``
+    are those of `helpers.graph.draw`, but for ``highlight`` and ``edge_labels``, which each
+    picture sets itself (see `frames`)."""
     return StepThrough(trace, names, **options)
 
 
-def _slider(view: StepThrough):
-    try:
-        import ipywidgets as widgets
-    except ImportError:
-        return None
-    last = len(view.pictures)
-    slider = widgets.IntSlider(value=1, min=1, max=last, description=VIEW_MESSAGES.say("step"))
-    play = widgets.Play(
-        value=1, min=1, max=last, interval=1500, description=VIEW_MESSAGES.say("play")
-    )
-    widgets.jslink((play, "value"), (slider, "value"))
-    picture = widgets.HTML(view.frame_html(0))
+def _caption(rows: list[tuple[str, str, str, str]], index: int) -> list[str]:
+    """The three lines said about a step: which node ran, what came in, what went out."""
+    number, node, received, sent = rows[index]
+    return [
+        VIEW_MESSAGES.say("caption", number=number, total=len(rows), node=node),
+        VIEW_MESSAGES.say("in", gradients=received),
+        VIEW_MESSAGES.say("out", gradients=sent),
+    ]
 
-    def show(change: dict) -> None:
-        picture.value = view.frame_html(change["new"] - 1)
 
-    slider.observe(show, names="value")
-    return widgets.VBox([widgets.HBox([play, slider]), picture])
+class _Steps(Source):
+    """A trace's pictures for the graph's view (`helpers.graph.view`): one per step, chosen by
+    the view's step control, and what each box held and passed on in the pass.
+
+    The model of the frames (whose boxes hold the graph's Nodes) is kept while the trace lives
+    and let go of with it: a notebook keeps every widget until the kernel stops."""
+
+    def __init__(
+        self,
+        pictures: list[str],
+        rows: list[tuple[str, str, str, str]],
+        trace: Trace,
+        model: graph.Graph,
+    ) -> None:
+        self._pictures = [_inline_svg(svg) for svg in pictures]
+        self._rows = rows
+        self.steps = len(pictures)
+        self._full: graph.Graph | None = model
+        self._walked: Walked | None = Walked(model, modules_of(model), frozenset(), frozenset())
+        self.picture = without_nodes(model)
+        # Each step's box: where the view looks first, and the steps a box's panel lists.
+        found = [model.find(step.node) for step in trace]
+        self._boxes = [box.id if box is not None else "" for box in found]
+        weakref.finalize(trace, _forget, weakref.ref(self))
+        self._step = 1
+        self.go_to(1)
+
+    def forget(self) -> None:
+        self._full = self._walked = None
+
+    def go_to(self, step: int) -> None:
+        self._step = min(max(step, 1), self.steps)
+        self.svg = self._pictures[self._step - 1]
+        self.home = self._boxes[self._step - 1]
+        self.caption = "\n".join(_caption(self._rows, self._step - 1))
+
+    def read(self, box: str) -> dict[str, Any]:
+        """The box's panel: what its Node did in the pass (kept as text, for as long as the view
+        is shown), then what `helpers.graph.view` reads of it while the trace lives."""
+        drawn = next((node for node in self.picture.nodes if node.id == box), None)
+        target = (drawn.same_as or drawn.id) if drawn is not None else box
+        ran = [number for number, at in enumerate(self._boxes, start=1) if at == target]
+        if self._full is None or self._walked is None:
+            gone = {"heading": "", "rows": [], "text": VIEW_TEXTS.say("gone")}
+            title = drawn.title if drawn is not None else box
+            details = {"title": title, "sections": [gone]}
+        else:
+            details = read_box(self._full, self._walked, box, foldable=False)
+        if ran:
+            details["sections"] = [self._in_the_pass(ran), *details["sections"]]
+        return details
+
+    def _in_the_pass(self, ran: list[int]) -> dict[str, Any]:
+        """What the box's Node received and sent at each step it ran, up to the step shown."""
+        rows = []
+        for number in ran:
+            if number > self._step:
+                rows.append(
+                    [VIEW_MESSAGES.say("at step", number=number), VIEW_MESSAGES.say("later")]
+                )
+                continue
+            _, _, received, sent = self._rows[number - 1]
+            rows.append([VIEW_MESSAGES.say("received at", number=number), received])
+            rows.append([VIEW_MESSAGES.say("sent at", number=number), sent])
+        return {"heading": VIEW_MESSAGES.say("in this pass"), "rows": rows}
+
+
+def _forget(reference: weakref.ref) -> None:
+    steps = reference()
+    if steps is not None:
+        steps.forget()
 
 
 # --- what the public functions accept ----------------------------------------------------------

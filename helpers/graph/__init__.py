@@ -25,14 +25,21 @@ from __future__ import annotations
 import difflib
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
 
 from helpers.graph import modules
 from helpers.graph.cut import add_references, cut, cut_note, in_layers, reference_notes
-from helpers.graph.dot import BOX_STYLES, BoxStyle, edge_label_texts, style_of, to_dot
+from helpers.graph.dot import (
+    BOX_STYLES,
+    BoxStyle,
+    caption_notes,
+    edge_label_texts,
+    style_of,
+    to_dot,
+)
 from helpers.graph.layout import CUT_ERROR, CutEstimates, Plan, plan
 from helpers.graph.messages import MESSAGES
 from helpers.graph.model import (
@@ -47,12 +54,14 @@ from helpers.graph.model import (
 from helpers.graph.names import Names, named_tensors, resolve_names
 from helpers.graph.recording import MadeBy, made_by, recording
 from helpers.graph.render import Drawing, GraphvizNotFound, LayoutTooSlow, RenderError
+from helpers.graph.view import Explorer, GraphSource, Shown, Walked
 
 __all__ = [
     "BOX_STYLES",
     "BoxStyle",
     "DEFAULT_MAX_NODES",
     "Drawing",
+    "Explorer",
     "Graph",
     "GraphEdge",
     "GraphNode",
@@ -64,6 +73,7 @@ __all__ = [
     "RenderError",
     "build",
     "draw",
+    "explore",
     "made_by",
     "named_tensors",
     "recording",
@@ -233,19 +243,118 @@ def draw(
     # its DOT.
     model = build_graph(roots, named, **options)
     _check_walk(model, max_nodes)
+    # Drawing.explore(): the same graph in the view, from weak references to its tensors.
+    pictures = _Pictures(options, direction, max_nodes, _checked_expand(expand), fold)
     model, max_nodes, ends = _by_module(model, expand, fold, max_nodes)
     model = _marked(model, marked)
     cuts = _Cuts(model, edge_label_texts(model, edge_labels or {}), ends)
     picture, layout = _picture(cuts, max_nodes, planned=True)
-    if direction == "auto":
-        direction = "forward" if layout.rows <= FORWARD_ROWS else "backward"
+    direction = _direction(direction, layout)
     source = to_dot(
         picture, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
     )
     if layout.estimated_seconds > MAX_SECONDS:
         smaller = _offer(cuts, below=picture.drawn_nodes)
         raise GraphTooLarge(_too_large_message(picture, layout, max_nodes, smaller), source)
-    return Drawing(source, estimated_seconds=layout.estimated_seconds)
+    view = GraphSource.later(pictures, roots, named, marked)
+    return Drawing(
+        source, estimated_seconds=layout.estimated_seconds, explorer=lambda: Explorer(view())
+    )
+
+
+def explore(
+    output: torch.Tensor | Sequence[torch.Tensor],
+    names: Names | None = None,
+    *,
+    direction: str = "auto",
+    show_values: bool = True,
+    show_grads: bool = True,
+    show_saved: bool = False,
+    max_nodes: int | None = DEFAULT_MAX_NODES,
+    expand: str | Collection[str] | None = None,
+    fold: bool = True,
+    marks: Any = None,
+) -> Explorer:
+    """The picture `draw` makes, in a view you can move about in and ask about.
+
+    Drag to move the picture, scroll (or the + and − buttons) to zoom, "fit" to see it whole;
+    it opens at the output. Type a name to find its box. Click a box to read it in the side
+    panel: a tensor's shape, dtype, device, smallest and largest value, mean, norm, how many
+    nan and inf, its first values, and its gradient likewise; an op's saved tensors (and
+    whether backward freed them), the module and the line of code that made it, and where it
+    sends its gradients. In a recorded graph, click a purple box to unfold it and a frame's name
+    to fold it: the kernel draws the new picture as `draw` does. ↻ draws it again from the graph
+    as it is now (after ``backward()``, with the gradients).
+
+    Arguments are those of `draw` but for ``highlight`` and ``edge_labels``. The view holds
+    your tensors by weak references only: once you let go of ``output``, it says so when asked.
+    Every output also carries the picture itself, which shows where the view cannot run (a
+    notebook on GitHub, an untrusted notebook, ``make html``). The view needs ``anywidget``
+    (JupyterLab 4, VS Code, Colab).
+    """
+    options = _checked_options(
+        show_values=show_values, show_grads=show_grads, show_saved=show_saved
+    )
+    if direction not in ("auto", "forward", "backward"):
+        raise ValueError(MESSAGES.say("bad_draw_direction", value=direction))
+    roots, max_nodes, marked = _roots(output), _checked(max_nodes), _marks(marks)
+    named = [(name, tensor) for name, tensor, _ in marked] + resolve_names(names)
+    if not isinstance(fold, bool):
+        raise TypeError(MESSAGES.say("not_true_or_false", option="fold", value=fold))
+    pictures = _Pictures(options, direction, max_nodes, _checked_expand(expand), fold)
+    return Explorer(GraphSource(pictures, roots, named, marked))
+
+
+@dataclass(frozen=True)
+class _Pictures:
+    """How `explore` makes its model and its pictures: the way `draw` does, with draw's options
+    (never the tensors, which the view holds weakly)."""
+
+    options: dict[str, bool]
+    direction: str
+    max_nodes: int | None
+    expand: tuple[str, ...]
+    fold: bool
+
+    def model(
+        self,
+        roots: list[torch.Tensor],
+        named: list[tuple[str, torch.Tensor]],
+        marked: list[tuple[str, torch.Tensor, str]],
+    ) -> Walked:
+        model = build_graph(roots, named, **self.options)
+        _check_walk(model, self.max_nodes)
+        found, folded, expand = _folding(model, self.expand, self.fold)
+        return Walked(_marked(model, marked), found, frozenset(folded), frozenset(expand))
+
+    def picture(self, walked: Walked) -> Shown:
+        """The picture of ``walked`` as folded now: as the view shows it (its caption's notes
+        apart, said below it) and as `draw` would draw it, for where the view cannot run."""
+        model, max_nodes, notes_now, ends = walked.model, self.max_nodes, {}, []
+        if walked.modules.recorded:
+            folded = set(walked.folded)
+            model, max_nodes = _folded(model, walked.modules, folded, walked.apart, max_nodes)
+            # The caption says how to unfold with draw's arguments; below the view, with a click.
+            said = modules.folding_note(model, folded)
+            notes_now = {said: modules.folding_note(model, folded, interactive=True)}
+        else:
+            model, max_nodes, ends = _layered(model, max_nodes)
+        cuts = _Cuts(model, {}, ends)
+        picture, layout = _picture(cuts, max_nodes, planned=True)
+        direction = _direction(self.direction, layout)
+        source = to_dot(picture, direction=direction, layout=layout, ids=True)
+        if layout.estimated_seconds > MAX_SECONDS:
+            smaller = _offer(cuts, below=picture.drawn_nodes)
+            raise GraphTooLarge(_too_large_message(picture, layout, max_nodes, smaller), source)
+        seconds = layout.estimated_seconds
+        uncaptioned = to_dot(picture, direction=direction, layout=layout, ids=True, captioned=False)
+        notes = [notes_now.get(note, note) for note in caption_notes(picture, direction)]
+        return Shown(
+            picture,
+            Drawing(uncaptioned, estimated_seconds=seconds),
+            Drawing(source, estimated_seconds=seconds),
+            notes,
+        )
 
 
 def plan_layout(graph: Graph, edge_labels: Mapping[tuple[Any, Any], str] | None = None) -> Plan:
@@ -364,6 +473,14 @@ def _offer(cuts: _Cuts, below: int | None = None) -> int | None:
     return _round_down(most if below is None else min(most, below - 1))
 
 
+def _direction(direction: str, layout: Plan) -> str:
+    """The direction a picture is drawn in: "auto" is forward up to `FORWARD_ROWS` rows, and
+    backward for a taller picture, which then opens at its output."""
+    if direction != "auto":
+        return direction
+    return "forward" if layout.rows <= FORWARD_ROWS else "backward"
+
+
 def _by_module(
     model: Graph, expand: Any, fold: Any, max_nodes: int | None
 ) -> tuple[Graph, int | None, list[int]]:
@@ -371,6 +488,23 @@ def _by_module(
     to cut it with (a folded picture is drawn whole, since folding made it fit); and, for a
     model not recorded whose parameters are named as layers, where each layer ends (its Nodes
     are then counted from the output layer by layer, so that cuts keep layers whole)."""
+    found, folded, expand = _folding(model, expand, fold)
+    if not found.recorded:
+        return _layered(model, max_nodes)
+    return (*_folded(model, found, folded, expand, max_nodes), [])
+
+
+def _layered(model: Graph, max_nodes: int | None) -> tuple[Graph, int | None, list[int]]:
+    """An unrecorded model counted layer by layer where its parameters name layers."""
+    layered, ends = in_layers(model)
+    return layered, max_nodes, ends
+
+
+def _folding(
+    model: Graph, expand: Any, fold: Any
+) -> tuple[modules.Modules, set[str], tuple[str, ...]]:
+    """Which module made each box of ``model``, the modules its picture folds, and the modules
+    drawn whole (``expand``, checked)."""
     expand = _checked_expand(expand)
     if not isinstance(fold, bool):
         raise TypeError(MESSAGES.say("not_true_or_false", option="fold", value=fold))
@@ -378,18 +512,30 @@ def _by_module(
     if not found.recorded:
         if expand:
             raise ValueError(MESSAGES.say("expand_needs_recording"))
-        layered, ends = in_layers(model)
-        return layered, max_nodes, ends
+        return found, set(), expand
     for path in expand:
         if path not in found.types:
             raise ValueError(_unknown_module_message(path, found.types))
     folded = modules.default_folding(model, found, expand) if fold else set()
-    picture = modules.fold(model, found, folded, expand)
-    note = modules.folding_note(picture, folded)
+    return found, folded, expand
+
+
+def _folded(
+    model: Graph,
+    found: modules.Modules,
+    folded: Collection[str],
+    apart: Collection[str],
+    max_nodes: int | None,
+    interactive: bool = False,
+) -> tuple[Graph, int | None]:
+    """The model with ``folded`` modules folded (those in ``apart`` kept out of runs), and the
+    max_nodes to cut it with: a folded picture is drawn whole, since folding made it fit."""
+    picture = modules.fold(model, found, set(folded), apart)
+    note = modules.folding_note(picture, set(folded), interactive)
     if note is None:
-        return picture, max_nodes, []
-    picture.notes.append(note)
-    return picture, (None if max_nodes == DEFAULT_MAX_NODES else max_nodes), []
+        return picture, max_nodes
+    picture = replace(picture, notes=[*picture.notes, note])
+    return picture, (None if max_nodes == DEFAULT_MAX_NODES else max_nodes)
 
 
 def _checked_expand(expand: Any) -> tuple[str, ...]:

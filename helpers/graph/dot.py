@@ -101,10 +101,16 @@ def to_dot(
     highlight: Any = None,
     edge_labels: Mapping[tuple[Any, Any], str] | None = None,
     layout: Plan | None = None,
+    ids: bool = False,
+    captioned: bool = True,
 ) -> str:
     """The DOT text for ``graph``; ``direction``, ``highlight`` and ``edge_labels`` as in `draw`.
 
-    ``layout`` is the graph's `helpers.graph.layout.Plan`, when it was already made.
+    ``layout`` is the graph's `helpers.graph.layout.Plan`, when it was already made. With
+    ``ids``, every box and frame carries an ``id`` that Graphviz writes into the SVG: the box's
+    own id ("n12", "m3") and "f" with the frame's place in ``graph.frames`` ("f0"), which the
+    interactive view (`helpers.graph.view`) finds them by. With ``captioned=False`` the notes
+    are left out of the picture (`caption_notes` gives them, to say elsewhere).
     """
     if not isinstance(graph, Graph):
         raise TypeError(MESSAGES.say("to_dot_takes_a_graph", got=type(graph).__name__))
@@ -112,9 +118,7 @@ def to_dot(
         raise ValueError(MESSAGES.say("bad_direction", value=direction))
     labels = edge_label_texts(graph, edge_labels or {})
     layout = layout or plan(graph, labels)
-    notes = graph.notes if direction == "forward" else [caption("backward"), *graph.notes]
-    if any(node.mark for node in graph.nodes):
-        notes = [*notes, caption("marks")]
+    notes = caption_notes(graph, direction) if captioned else []
     highlighted = _highlighted_boxes(graph, highlight)
     # Graphviz's network simplex, bounded where it could take long (see helpers.graph.layout).
     bounded = "" if layout.search_placement else ", nslimit=0"
@@ -139,14 +143,14 @@ def to_dot(
     plain, other = [], []
     for node in graph.nodes:
         (plain if is_one_line_box(node) else other).append(node)
-    lines += [_node_line(node, node.id in highlighted) for node in other]
+    lines += [_node_line(node, node.id in highlighted, ids) for node in other]
     if plain:  # plain boxes last, sharing their box attributes: less DOT for Graphviz to read
         lines.append(
             f'  node [shape=box, width=0, height=0, margin="{CELL_MARGIN}", '
             f'fillcolor="{BOX_STYLES[LEAF].fill}"];'
         )
-        lines += [_node_line(node, node.id in highlighted) for node in plain]
-    lines += _frame_lines(graph)
+        lines += [_node_line(node, node.id in highlighted, ids) for node in plain]
+    lines += _frame_lines(graph, ids)
     # Parallel arrows (x * x) sit side by side: the last one's slot number goes on its outer
     # side, so that no number stands between a pair of arrows (between three, the middle must).
     between: dict[tuple[str, str], list[GraphEdge]] = {}
@@ -164,6 +168,14 @@ def to_dot(
         lines.append(_edge_line(edge, direction, text, layout, outer_slot))
     lines.append("}")
     return "\n".join(lines) + "\n"
+
+
+def caption_notes(graph: Graph, direction: str = "forward") -> list[str]:
+    """The notes the caption below a picture of ``graph`` says, one per line."""
+    notes = graph.notes if direction == "forward" else [caption("backward"), *graph.notes]
+    if any(node.mark for node in graph.nodes):
+        notes = [*notes, caption("marks")]
+    return notes
 
 
 def _caption(notes: list[str]) -> str:
@@ -237,7 +249,7 @@ def _width_in_points(text: str) -> int:
     return int(ems * SMALL_FONT_SIZE) + 1
 
 
-def _node_line(node: GraphNode, highlighted: bool) -> str:
+def _node_line(node: GraphNode, highlighted: bool, ids: bool = False) -> str:
     style = style_of(node)
     if style.shape == "table" and not is_one_line_box(node):
         attributes = _table_box(node, style, highlighted)  # outlined its own way
@@ -255,6 +267,8 @@ def _node_line(node: GraphNode, highlighted: bool) -> str:
             attributes.append(f'penwidth={style.highlight_width}, color="{HIGHLIGHT_COLOUR}"')
     if node.tooltip and node.tooltip != node.title:  # shown on hover, where it adds something
         attributes.append(f"tooltip={_quoted(node.tooltip)}")
+    if ids:
+        attributes.append(f"id={_quoted(node.id)}")
     return f"  {node.id} [{', '.join(attributes)}];"
 
 
@@ -311,13 +325,14 @@ def _table_box(node: GraphNode, style: BoxStyle, highlighted: bool) -> list[str]
     return [f"shape=plain, label=<{table}>"]
 
 
-def _frame_lines(graph: Graph) -> list[str]:
+def _frame_lines(graph: Graph, ids: bool = False) -> list[str]:
     """A cluster per frame, nested as the modules are: Graphviz draws a labelled border round
     its boxes. The boxes are written before, so a cluster only names them."""
     drawn = {node.id for node in graph.nodes}
     children: dict[str | None, list[Any]] = {}
     for frame in graph.frames:
         children.setdefault(frame.parent, []).append(frame)
+    place = {id(frame): number for number, frame in enumerate(graph.frames)}
     lines: list[str] = []
     # Depth first, without recursion: (frame, its depth) on a stack, "}" markers to close.
     stack: list[Any] = [(frame, 1) for frame in reversed(children.get(None, []))]
@@ -331,8 +346,9 @@ def _frame_lines(graph: Graph) -> list[str]:
         if not boxes and not _frames_boxes(frame, children, drawn):
             continue
         indent = "  " * depth
+        frame_id = f'id="f{place[id(frame)]}"; ' if ids else ""
         lines.append(
-            f"{indent}subgraph cluster_{len(lines)} {{ label=<{_html(frame.label)}>; "
+            f"{indent}subgraph cluster_{len(lines)} {{ {frame_id}label=<{_html(frame.label)}>; "
             f'labelloc=t; labeljust=l; style="rounded,dashed"; color="{FRAME_COLOUR}"; '
             f'fontcolor="{NOTE_COLOUR}"; margin=10;'
         )

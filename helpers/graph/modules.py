@@ -37,6 +37,7 @@ from helpers.graph.model import (
     GraphEdge,
     GraphNode,
     format_number,
+    norm,
 )
 from helpers.graph.recording import MADE_BY, MadeBy
 from helpers.language import Catalogue
@@ -290,6 +291,7 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
     middle_of = {path: run for run in runs for path in run[1:-1]}
     boxes: list[GraphNode] = []
     box_of_module: dict[str, str] = {}
+    paths_of_box: dict[str, tuple[str, ...]] = {}
     members: dict[str, list[GraphNode]] = defaultdict(list)
     for node in graph.nodes:
         if node.id in inside:
@@ -309,9 +311,11 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
             middle = group[1:-1]
             nodes = [n for p in middle for n in members[p]]
             box = _run_box(box_id, middle, group[0], nodes, modules)
+            paths_of_box[box_id] = tuple(middle)
         else:
             nodes = members[path]
             box = _module_box(box_id, path, nodes, modules)
+            paths_of_box[box_id] = (path,)
         # Where the walk met the first Node it holds: a cut keeps it with its nearest Node.
         box.walk_order = min((n.walk_order for n in nodes if n.walk_order >= 0), default=-1)
         boxes.append(box)
@@ -325,7 +329,14 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
     for key, box_id in box_of_module.items():
         frame_of[box_id] = key.rpartition(".")[0] if key else None
     frames = _frames(boxes, frame_of, modules)
-    return replace(graph, nodes=boxes, edges=edges, frames=frames)
+    return replace(
+        graph,
+        nodes=boxes,
+        edges=edges,
+        frames=frames,
+        module_boxes=paths_of_box,
+        folded_into=rep,
+    )
 
 
 def _with_its_line(node: GraphNode) -> GraphNode:
@@ -340,14 +351,45 @@ def _with_its_line(node: GraphNode) -> GraphNode:
     return replace(node, tooltip=tooltip)
 
 
-def folding_note(graph: Graph, folded: set[str]) -> str | None:
+def folding_note(graph: Graph, folded: set[str], interactive: bool = False) -> str | None:
     """The caption's sentence on a folded picture: how many modules are folded, and how to
-    draw one of them whole (or all of it)."""
+    draw one of them whole (or all of it); in the interactive view, how to unfold one there."""
     boxes = [node for node in graph.nodes if node.kind == MODULE]
     if not boxes:
         return None
+    if interactive:
+        return say("folded caption, view", count=len(boxes))
     example = _example_to_expand(folded)
     return say("folded caption", count=len(boxes), example=example)
+
+
+# --- folding and unfolding one module at a time (the interactive view) -------------------------
+
+
+def unfolded(modules: Modules, folded: Collection[str], path: str) -> set[str]:
+    """``folded`` with module ``path`` opened one level: its children folded in its place, as
+    the default folding opens a level (a container's children opened in turn). A module with no
+    children that made a box is drawn whole."""
+    rest = set(folded) - {path}
+    return rest | _settled(modules, set(modules.children(path)), set())
+
+
+def folded_at(folded: Collection[str], path: str) -> set[str]:
+    """``folded`` with module ``path`` folded into one box, and nothing inside it folded apart."""
+    return {p for p in folded if not _inside_any(p, [path])} | {path}
+
+
+def opened_to(modules: Modules, folded: Collection[str], box: str) -> set[str]:
+    """``folded`` with every module around ``box`` opened, a level at a time, until the box is
+    drawn: what finding a box hidden inside a folded module takes."""
+    result = set(folded)
+    own = modules.of_box.get(box)
+    if own is None:
+        return result
+    for path in _ancestors_of(own):
+        if path in result:
+            result = unfolded(modules, result, path)
+    return result
 
 
 def _example_to_expand(folded: set[str]) -> str:
@@ -427,7 +469,7 @@ def _parameters(nodes: list[GraphNode]) -> tuple[int, float | None]:
         count += leaf.numel()
         if leaf.grad is not None:
             any_grad = True
-            squares += float(torch.linalg.vector_norm(leaf.grad.detach().double())) ** 2
+            squares += norm(leaf.grad) ** 2
     return count, (math.sqrt(squares) if any_grad else None)
 
 
@@ -487,6 +529,13 @@ _TEXTS = {
         "（或一串结构相同的模块）。"
         "draw(..., expand='{example}') 可以把其中一个完整画出，"
         "draw(..., fold=False, max_nodes=None) 画出每一个节点。",
+    },
+    "folded caption, view": {
+        "en": "Folded by module: each of the {count} purple boxes stands for a module of your "
+        "model (or a run of modules built alike). Click one to unfold it, and a frame's name to "
+        "fold it again.",
+        "zh": "按模块折叠：{count} 个紫色框中的每一个代表你模型里的一个模块"
+        "（或一串结构相同的模块）。点击一个紫色方框可以把它展开，点击外框的名字可以把它重新折叠。",
     },
     "folded module": {
         "en": "{path}, folded: draw(..., expand='{path}') draws it whole",

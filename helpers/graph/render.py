@@ -27,6 +27,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -122,6 +123,12 @@ _TEXTS = {
         "zh": "{error}它的 DOT 文本在 .source 中。用 .svg()，或者存成 .svg 或 .dot 文件，"
         "也许仍然可行。",
     },
+    "explore_needs_draw": {
+        "en": "Only a Drawing made by draw(y) can be explored: it knows the graph. Call "
+        "explore(y) to explore the graph of y.",
+        "zh": "只有 draw(y) 画出的 Drawing 才能用 explore 查看：它知道自己的计算图。"
+        "要查看 y 的计算图，请调用 explore(y)。",
+    },
     "drawing": {
         "en": "<Drawing of an autograd graph: .source is its DOT text, .svg() renders it>",
         "zh": "<自动求导计算图的绘图：.source 是它的 DOT 文本，.svg() 把它渲染出来>",
@@ -158,12 +165,25 @@ class Drawing:
     how long it takes, and where it makes Graphviz crash, you get an error, not a dead kernel.
     """
 
-    def __init__(self, source: str, estimated_seconds: float | None = None) -> None:
+    def __init__(
+        self,
+        source: str,
+        estimated_seconds: float | None = None,
+        explorer: Callable[[], Any] | None = None,
+    ) -> None:
         if not isinstance(source, str):
             raise TypeError(MESSAGES.say("drawing_takes_text", got=type(source).__name__))
         self.source = source
         self.estimated_seconds = estimated_seconds
         self._svg: str | None = None
+        self._explorer = explorer  # makes the view of a drawing made by draw
+
+    def explore(self) -> Any:
+        """This graph in the interactive view (`helpers.graph.explore`), with the options
+        `draw` was given, but for ``highlight`` and ``edge_labels``."""
+        if self._explorer is None:
+            raise TypeError(MESSAGES.say("explore_needs_draw"))
+        return self._explorer()
 
     def svg(self) -> str:
         """The picture as SVG text."""

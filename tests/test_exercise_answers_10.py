@@ -81,14 +81,8 @@ def test_10_2_without_the_copy_the_mask_makes_h_relu_wrong():
 
 def test_10_1_and_10_2_are_what_compare_itself_names_first():
     # notebook 10's cells, with the names compare finds in the caller's variables
-    x, y, w1, w2 = make_data()
-    w1.requires_grad_()
-    w2.requires_grad_()
-    h = x.mm(w1)
-    h_relu = h.clamp(min=0)
-    y_pred = h_relu.mm(w2)
-    loss = (y_pred - y).pow(2).sum()
-    tensors = {"x": x, "y": y, "w1": w1, "w2": w2, "h": h, "h_relu": h_relu, "y_pred": y_pred}
+    loss, tensors = forward()
+    x, y, w1, w2, h, h_relu, y_pred = tensors.values()  # noqa: F841 - named for compare
     without_mask = compare(loss, by_hand(tensors, mask=False))
     accepted("10.1", without_mask.first_wrong)
     without_copy = compare(loss, by_hand(tensors, clone=False))

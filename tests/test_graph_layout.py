@@ -669,3 +669,15 @@ def test_a_stack_of_layers_cut_anywhere_is_a_picture():
         ids = [node.id for node in picture.nodes]
         assert len(ids) == len(set(ids))
         assert plan(picture).rows > 0
+
+
+def test_a_wide_picture_is_shown_as_wide_as_the_cell():
+    # At its own size, a picture 2,000 px wide opens in a notebook at its left edge, which may
+    # hold no box at all; shown 100% wide, with its viewBox, it fits the cell, proportions kept.
+    y = dense_pair(30)  # thirty boxes side by side
+    drawing = draw(y)
+    shown = drawing._repr_mimebundle_()["image/svg+xml"]
+    assert re.search(r'<svg width="100%"\s+viewBox="0\.00 0\.00 [\d.]+ [\d.]+"', shown)
+    assert 'width="100%"' not in drawing.svg()  # what svg() and save() write keeps its size
+    narrow = draw(fresh_chain(3))
+    assert narrow._repr_mimebundle_()["image/svg+xml"] == narrow.svg()

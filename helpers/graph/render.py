@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -217,10 +218,27 @@ class Drawing:
             raise RenderError(MESSAGES.say(advice, error=error)) from None
 
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return {"image/svg+xml": self.svg(), "text/plain": repr(self)}
+        return {"image/svg+xml": fitted(self.svg()), "text/plain": repr(self)}
 
     def __repr__(self) -> str:
         return MESSAGES.say("drawing")
+
+
+# A picture wider than this (in CSS pixels) is shown as wide as the notebook's cell instead: at
+# its own size its first screen could hold no box at all (the output of a big graph drawn
+# 2,000 px from the left edge), and a cell scrolls sideways from the left, not from the output.
+FITTED_WIDTH = 1600
+_SVG_SIZE = re.compile(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"')
+
+
+def fitted(svg: str) -> str:
+    """``svg`` as a notebook shows it: a picture wider than `FITTED_WIDTH` scaled to the width
+    of the cell (its size given as 100%, its viewBox keeping its proportions), a narrower one
+    at its own size. What ``Drawing.svg()`` and ``save`` write is never changed."""
+    size = _SVG_SIZE.search(svg)
+    if size is None or float(size.group(1)) * 4 / 3 <= FITTED_WIDTH:  # points to CSS pixels
+        return svg
+    return svg[: size.start()] + '<svg width="100%"' + svg[size.end() :]
 
 
 def render(source: str, fmt: str, estimated_seconds: float | None = 0.0) -> bytes:

@@ -583,7 +583,7 @@ def _marked(model: Graph, marked: list[tuple[str, torch.Tensor, str]]) -> Graph:
     mark_of = {id(tensor): mark for _, tensor, mark in marked}
     boxes = []
     for node in model.nodes:
-        tensor = getattr(node.fn, "variable", None) if node.fn is not None else None
+        tensor = getattr(node.fn, "variable", None)  # a leaf's, through its AccumulateGrad
         if tensor is None and node.tensor is not None:
             tensor = node.tensor()
         mark = mark_of.get(id(tensor)) if tensor is not None else None

@@ -120,21 +120,17 @@ def in_layers(model: Graph) -> tuple[Graph, list[int]]:
             used_by = [top[target] for target in consumers.get(box, ()) if target in top]
             if used_by:
                 top[box] = max(used_by)
-    highest = max(layer_of.values())
     # Each Node's rank: its layer from the top (those above the stack count as the top layer),
     # then where the walk met it. Its boxes share its walk order, and so its layer.
     layer_of_node: dict[int, int] = {}
     for node in model.nodes:
         if node.walk_order >= 0 and node.fn is not None and not node.same_as:
             layer_of_node[node.walk_order] = top.get(node.id, -1)
-    below_stack = -1
     ranked = sorted(layer_of_node, key=lambda order: (-layer_of_node[order], order))
     renumbered = {old: new for new, old in enumerate(ranked)}
-    ends: list[int] = []
-    for layer in range(highest, below_stack, -1):
-        count = sum(1 for value in layer_of_node.values() if value >= layer)
-        if count and (not ends or count > ends[-1]):
-            ends.append(count)
+    # A layer ends where the next Node ranked belongs to a lower one (or none is left).
+    layers = [layer_of_node[order] for order in ranked] + [-1]
+    ends = [at for at in range(1, len(ranked) + 1) if layers[at - 1] > max(layers[at], -1)]
     nodes = [
         replace(node, walk_order=renumbered.get(node.walk_order, node.walk_order))
         for node in model.nodes

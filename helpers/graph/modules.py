@@ -309,16 +309,18 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
         box_of_module[key] = box_id
         if group:
             middle = group[1:-1]
+            first, last = middle[0], middle[-1]
             nodes = [n for p in middle for n in members[p]]
-            box = _run_box(box_id, middle, group[0], nodes, modules)
+            title = f"{_tail(first)}–{_tail(last)}"
+            notes = [say("blocks like", count=len(middle), like=_tail(group[0]))]
+            tooltip = say("folded run", first=first, last=last)
             paths_of_box[box_id] = tuple(middle)
         else:
             nodes = members[path]
-            box = _module_box(box_id, path, nodes, modules)
+            title, notes = modules.label(path), []
+            tooltip = say("folded module", path=path or say("the model"))
             paths_of_box[box_id] = (path,)
-        # Where the walk met the first Node it holds: a cut keeps it with its nearest Node.
-        box.walk_order = min((n.walk_order for n in nodes if n.walk_order >= 0), default=-1)
-        boxes.append(box)
+        boxes.append(_folded_box(box_id, title, nodes, notes, tooltip))
     rep = {}
     for box, path in inside.items():
         group = middle_of.get(path)
@@ -418,25 +420,11 @@ def _folded_edges(edges: list[GraphEdge], rep: dict[str, str]) -> list[GraphEdge
     return result
 
 
-def _module_box(box_id: str, path: str, nodes: list[GraphNode], modules: Modules) -> GraphNode:
-    parameters, grad_norm = _parameters(nodes)
-    return GraphNode(
-        box_id,
-        MODULE,
-        modules.label(path),
-        value=say("parameters", count=format_count(parameters)) if parameters else "",
-        grad=None if grad_norm is None else say("grad norm", norm=format_number(grad_norm)),
-        tooltip=say("folded module", path=path or say("the model")),
-    )
-
-
-def _run_box(
-    box_id: str, paths: list[str], like: str, nodes: list[GraphNode], modules: Modules
+def _folded_box(
+    box_id: str, title: str, nodes: list[GraphNode], notes: list[str], tooltip: str
 ) -> GraphNode:
-    first, last = paths[0], paths[-1]
-    title = f"{_tail(first)}–{_tail(last)}"
+    """The one box standing for ``nodes``: a module's, or a run's of modules built alike."""
     parameters, grad_norm = _parameters(nodes)
-    notes = [say("blocks like", count=len(paths), like=_tail(like))]
     return GraphNode(
         box_id,
         MODULE,
@@ -444,7 +432,9 @@ def _run_box(
         value=say("parameters", count=format_count(parameters)) if parameters else "",
         grad=None if grad_norm is None else say("grad norm", norm=format_number(grad_norm)),
         notes=notes,
-        tooltip=say("folded run", first=first, last=last),
+        tooltip=tooltip,
+        # Where the walk met the first Node it holds: a cut keeps it with its nearest Node.
+        walk_order=min((n.walk_order for n in nodes if n.walk_order >= 0), default=-1),
     )
 
 

@@ -51,7 +51,7 @@ LAB_STAMP := $(VENV)/.installed-lab-$(TORCH)
 DEV_STAMP := $(VENV)/.installed-dev-$(TORCH)
 PIP := $(BIN)/python -m pip install --quiet
 
-.PHONY: lab test unit browser nbval lint outputs html images repository bench clean \
+.PHONY: lab test unit browser nbval lint outputs html images repository bench clean compat \
 	python-version same-python supported-machine
 
 PRINT_VERSION := -c 'import sys; print("%d.%d" % sys.version_info[:2])'
@@ -114,6 +114,39 @@ browser: $(DEV_STAMP)
 
 nbval: $(DEV_STAMP)
 	$(BIN)/python -m pytest -n 2 --dist loadscope --nbval --nbval-current-env \
+		--nbval-sanitize-with tests/nbval_sanitize.cfg notebooks
+
+# --- another torch: make compat TORCH_VERSION=2.14.1 ------------------------------------------
+# The unit tests (all but the browser test and the install checks, which read this repository's
+# files, not torch) and strict nbval of both editions, with another torch than the pin: PyPI's
+# build of that version (on Linux the CUDA build, which also runs on a CPU: for 2.14.1 a 0.55 GB
+# wheel and about 3 GB of CUDA packages) in an environment of its own, .venv-torch-VERSION, so
+# that .venv keeps the pinned torch. The other packages are requirements-dev.txt's pins, read
+# from a copy of requirements.txt without its torch pin; torch is named in every install there,
+# so pip keeps the version asked for.
+COMPAT_VENV := .venv-torch-$(TORCH_VERSION)
+COMPAT_STAMP := $(COMPAT_VENV)/.installed
+COMPAT_PIP := $(COMPAT_VENV)/bin/python -m pip install --quiet
+COMPAT_TESTS := -m "not browser" --ignore=tests/test_install.py --ignore=tests/test_platforms.py
+
+$(COMPAT_STAMP): requirements.txt requirements-dev.txt pyproject.toml
+	@$(MAKE) --no-print-directory python-version
+	test -x $(COMPAT_VENV)/bin/python || $(PYTHON) -m venv $(COMPAT_VENV)
+	$(COMPAT_PIP) --upgrade pip
+	rm -f $@
+	sed '/^torch==/d' requirements.txt > $(COMPAT_VENV)/requirements.txt
+	cp requirements-dev.txt $(COMPAT_VENV)/requirements-dev.txt
+	$(COMPAT_PIP) torch==$(TORCH_VERSION)
+	$(COMPAT_PIP) -r $(COMPAT_VENV)/requirements-dev.txt torch==$(TORCH_VERSION)
+	$(COMPAT_PIP) --no-deps --editable .
+	touch $@
+
+compat:
+	$(if $(filter command line,$(origin TORCH_VERSION)),,$(error Say which torch to test: make compat TORCH_VERSION=2.14.1 (make test tests the pinned $(TORCH_VERSION))))
+	@$(MAKE) --no-print-directory $(COMPAT_STAMP)
+	$(COMPAT_VENV)/bin/python -c 'import torch; print("torch", torch.__version__)'
+	$(COMPAT_VENV)/bin/python -m pytest -n 2 --dist loadscope -rs $(COMPAT_TESTS) tests
+	$(COMPAT_VENV)/bin/python -m pytest -n 2 --dist loadscope --nbval --nbval-current-env \
 		--nbval-sanitize-with tests/nbval_sanitize.cfg notebooks
 
 lint: $(DEV_STAMP)

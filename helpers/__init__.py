@@ -6,5 +6,8 @@ Import the module you need, e.g. ``from helpers.graph import draw`` or
 """
 
 from helpers.language import get_language, set_language, speaking
+from helpers.torch_version import check_torch
+
+check_torch()  # an unsupported torch is told at once, not by a puzzling error later
 
 __all__ = ["get_language", "set_language", "speaking"]

@@ -190,3 +190,41 @@ def test_a_missing_python_is_named_in_the_message():
     result = make("python-version", "PYTHON=/nowhere/python3")
     assert result.returncode != 0
     assert "'/nowhere/python3' did not run" in result.stderr
+
+
+# --- another torch: make compat -------------------------------------------------------------------
+
+
+def compat_commands(version: str) -> list[str]:
+    result = make("-n", "-B", "compat", f"TORCH_VERSION={version}")
+    assert result.returncode == 0, result.stderr
+    return result.stdout.splitlines()
+
+
+def test_compat_installs_pypis_torch_of_that_version_in_an_environment_of_its_own():
+    commands = compat_commands("2.14.1")
+    pip = [line for line in commands if " -m pip install" in line]
+    assert pip and all(line.startswith(".venv-torch-2.14.1/bin/python") for line in pip)
+    assert not any(line.startswith(".venv/") for line in commands)
+    assert any(line.endswith(" torch==2.14.1") and "-r " not in line for line in pip)
+    assert "download.pytorch.org" not in "\n".join(commands)
+    # The pinned requirements, without their torch pin, installed with the torch asked for.
+    assert any("sed '/^torch==/d' requirements.txt" in line for line in commands)
+    (requirements,) = [line for line in pip if "-r " in line]
+    assert requirements.endswith("-r .venv-torch-2.14.1/requirements-dev.txt torch==2.14.1")
+
+
+def test_compat_runs_the_unit_tests_but_the_browser_and_install_checks_then_strict_nbval():
+    commands = compat_commands("2.8.0")
+    (unit,) = [line for line in commands if "pytest" in line and " tests" in line]
+    assert '-m "not browser"' in unit
+    assert "--ignore=tests/test_install.py" in unit and "--ignore=tests/test_platforms.py" in unit
+    (nbval,) = [line for line in commands if "--nbval " in line]
+    assert nbval.startswith(".venv-torch-2.8.0/bin/python -m pytest")
+    assert "--nbval-lax" not in "\n".join(commands)
+
+
+def test_compat_without_a_version_says_which_to_give():
+    result = make("compat")
+    assert result.returncode != 0
+    assert "make compat TORCH_VERSION=2.14.1" in result.stderr

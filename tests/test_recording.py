@@ -8,6 +8,7 @@ Node, in `EXPECTED`.
 
 from __future__ import annotations
 
+import importlib
 import threading
 from pathlib import Path
 
@@ -21,6 +22,9 @@ from torch import nn
 from helpers.graph.model import walk
 from helpers.graph.recording import _ACTIVE, MadeBy, made_by, recording
 from helpers.language import speaking
+
+# The module itself: helpers.graph exports its function `recording` under the same name.
+recording_module = importlib.import_module("helpers.graph.recording")
 
 FUTURE = torch.ones(3, 3, dtype=torch.bool).triu(diagonal=1)
 
@@ -623,3 +627,34 @@ def test_made_by_given_something_else_names_it_in_chinese():
 
 def test_made_by_a_node_made_outside_a_recording_is_none():
     assert made_by((torch.ones(2, requires_grad=True) * 2).grad_fn) is None
+
+
+# --- on every supported torch ---------------------------------------------------------------------
+
+HAS_CREATION_HOOK = hasattr(torch.autograd.graph, "node_creation_hook")
+
+
+@pytest.mark.skipif(not HAS_CREATION_HOOK, reason="torch before 2.14 has no Node-creation hook")
+def test_from_torch_2_14_the_recording_reads_no_private_sequence_number(monkeypatch):
+    def private(*args, **kwargs):
+        raise AssertionError("the recording read PyTorch's private sequence numbers")
+
+    monkeypatch.setattr(recording_module, "_next_sequence_nr", private)
+    model = Block()
+    with recording(model):
+        output = model(inputs()).sum()
+    assert modules_of(output) == EXPECTED
+
+
+def test_without_the_node_creation_hook_sequence_numbers_label_the_same(monkeypatch):
+    # What torch before 2.14 does, tried on any torch: the labels are the same.
+    monkeypatch.setattr(recording_module, "_NODE_CREATION_HOOK", None)
+    model = UsesDoubler()
+    with recording(model):
+        output = model(torch.randn(2, requires_grad=True))
+    custom = output.grad_fn.next_functions[0][0]
+    assert (made_by(custom).module, made_by(custom).line) == ("doubler", None)
+    model = Block()
+    with recording(model):
+        output = model(inputs()).sum()
+    assert modules_of(output) == EXPECTED

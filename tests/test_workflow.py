@@ -135,3 +135,28 @@ def test_windows_installs_with_the_readmes_commands_and_runs_the_makefiles_nbval
 def test_macos_uses_make_as_the_readme_says():
     mac = [s for s in steps("notebooks") if s.get("if") == "runner.os == 'macOS'"]
     assert [s["run"].split()[:2] for s in mac] == [["make", "nbval"]]
+
+
+# --- other torch versions than the pin ---------------------------------------------------------
+
+
+def test_torch_job_runs_make_compat_for_the_oldest_supported_torch_and_the_newest_release():
+    from helpers.torch_version import OLDEST_TORCH
+
+    job = workflow()["jobs"]["torch"]
+    oldest = ".".join(map(str, OLDEST_TORCH)) + ".0"
+    assert job["strategy"]["matrix"]["torch"] == [oldest, "newest"]
+    assert job["strategy"]["fail-fast"] is False
+    run = commands("torch")
+    assert 'make compat TORCH_VERSION="$version"' in run
+    assert "pip index versions torch" in run
+
+
+def test_ci_script_runs_make_test_then_make_compat_with_a_newer_torch():
+    lines = [
+        line.strip()
+        for line in (ROOT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+        if line.strip().startswith("make ")
+    ]
+    assert lines[0] == "make test"
+    assert re.fullmatch(r"make compat TORCH_VERSION=2\.(1[4-9]|[2-9]\d)\.\d+", lines[1])

@@ -19,10 +19,10 @@ the block nothing of the recording is left installed.
 How it works: a forward pre-hook and a forward hook on each module of the model keep a stack of
 the modules whose ``forward`` is running; a `torch.overrides.TorchFunctionMode` sees each torch
 function the block calls (``F.linear``, ``x + y``, ``x.view(...)``) and labels the Nodes the call
-made. Which Nodes those are, PyTorch's sequence numbers tell: each thread numbers the Nodes it
-makes, so a Node numbered from the counter's value before the call up to its value after was made
-by the call, and the walk back from the call's results stops at the first older Node. One call
-can make several Nodes (``F.linear`` a TBackward0 and an AddmmBackward0): all get the call's label.
+made. One call can make several Nodes (``F.linear`` a TBackward0 and an AddmmBackward0): all get
+the call's label. Which Nodes a call made is told in one of two ways (see NOTE [which Nodes a call
+made] below): from torch 2.14 on, by PyTorch's public hook on every Node it creates
+(``torch.autograd.graph.node_creation_hook``); before, by PyTorch's private sequence numbers.
 Each Node labelled is read from Python, so it is held as every Node a helper sees
 (`helpers._seen_nodes`): a long chain of them is then freed one at a time, not one inside another.
 
@@ -120,7 +120,7 @@ def recording(model: torch.nn.Module) -> Iterator[None]:
             yield  # the outer recording's mode labels the Nodes
             return
         _ACTIVE.recorder = recorder
-        with _LabelMode(recorder):
+        with _LabelMode(recorder), _creation_hook(recorder):
             yield
     finally:
         for handle in handles:
@@ -134,8 +134,16 @@ def recording(model: torch.nn.Module) -> Iterator[None]:
 
 _ACTIVE = threading.local()  # .recorder: the recording running in this thread, or None
 
-# PyTorch's count of the Nodes this thread has made: the number the next Node will get. Private,
-# as is Node._sequence_nr(): no public API tells either.
+# NOTE [which Nodes a call made]
+# A call made the Nodes PyTorch created while it ran, in this thread. Torch 2.14 tells each one to
+# a hook, `torch.autograd.graph.node_creation_hook`: the recording keeps them in a list, `made`,
+# and a call, or a module's forward, owns what was added to it since it started. Older torch has
+# no such hook, but numbers the Nodes each thread makes (private, as is Node._sequence_nr()): a
+# Node numbered from the counter's value before the call up to its value after was made by the
+# call, and the walk back from the call's results finds them, stopping at the first older Node.
+# Each way counts in its own unit (list places or numbers); `_Recorder` keeps the difference in
+# `made_so_far`, `made_since` and `made_by_call`, and the rest is the same.
+_NODE_CREATION_HOOK = getattr(torch.autograd.graph, "node_creation_hook", None)
 _next_sequence_nr = torch._C._autograd._get_sequence_nr
 
 
@@ -166,8 +174,24 @@ class _Recorder:
         self.modules: dict[int, _Module] = {}  # id(module) -> its path and types
         self.parameters: dict[int, tuple[_Module, str]] = {}  # id(parameter) -> owner, name
         self.running: list[_Running] = []
-        self.labelled = 0  # Nodes with a sequence number labelled so far
+        self.labelled = 0  # Nodes labelled so far by a call or a module's forward
         self._labels: dict[tuple[_Module, str | None, int | None], MadeBy] = {}
+        # With torch's Node-creation hook: the Nodes made in this thread and not labelled yet.
+        self.made: list[Any] | None = [] if _NODE_CREATION_HOOK is not None else None
+
+    # --- which Nodes were made since a point (NOTE [which Nodes a call made]) -------------------
+
+    def made_so_far(self) -> int:
+        """A point to count from: the Nodes told to the hook so far, or the thread's count."""
+        return len(self.made) if self.made is not None else _next_sequence_nr()
+
+    def made_since(self, start: int) -> int:
+        return self.made_so_far() - start
+
+    def node_made(self, node: Any) -> None:
+        """torch's Node-creation hook: keep a Node made in this thread."""
+        if threading.get_ident() == self.thread and self.made is not None:
+            self.made.append(node)
 
     def add(self, model: torch.nn.Module) -> tuple[list[int], list[Any]]:
         """Hook the modules of ``model`` not known yet; their ids (and their parameters') and the
@@ -209,7 +233,7 @@ class _Recorder:
                 return  # another thread calling the model: not this block's
             if not self.running:
                 _seen_nodes.let_go()  # a new forward pass: free the Nodes of the last one's graph
-            self.running.append(_Running(info, _next_sequence_nr(), self.labelled))
+            self.running.append(_Running(info, self.made_so_far(), self.labelled))
 
         return hook
 
@@ -222,10 +246,11 @@ class _Recorder:
                 return
             # Every Node the forward made was made by a torch function call and labelled there,
             # unless the counts differ: a custom autograd Function's Node (its apply is no torch
-            # function) or a result PyTorch did not hand back. Found from the outputs, those
-            # belong to this module, with no line.
-            made = _next_sequence_nr() - running.start
-            if made != self.labelled - running.labelled:
+            # function) or a result PyTorch did not hand back. Those belong to this module, with
+            # no line.
+            if self.made is not None:
+                self.label_made(running.start, self.label(info))
+            elif self.made_since(running.start) != self.labelled - running.labelled:
                 self.label_unlabelled(_tensors(output), running.start, self.label(info))
 
         return hook
@@ -252,8 +277,11 @@ class _Recorder:
         return self.running[-1].module if self.running else _NO_MODULE
 
     def label_call(self, tensors: list[torch.Tensor], start: int) -> None:
-        """Label the Nodes a torch function call made, numbered from ``start`` on, which the walk
-        back from its result ``tensors`` finds."""
+        """Label the Nodes a torch function call made since ``start``: those the hook was told of,
+        or those numbered from ``start`` on that the walk back from its result ``tensors`` finds."""
+        if self.made is not None:
+            self.label_made(start, self.label(self.current(), _learner_line()))
+            return
         nodes = [tensor.grad_fn for tensor in tensors if tensor.grad_fn is not None]
         if not nodes:
             return
@@ -275,6 +303,20 @@ class _Recorder:
             for next_node in self._next_nodes(node):
                 if start <= next_node._sequence_nr() < end:
                     to_visit.append(next_node)
+
+    def label_made(self, start: int, label: MadeBy) -> None:
+        """Label the Nodes the hook was told of since list place ``start``, and forget them."""
+        assert self.made is not None
+        for node in self.made[start:]:
+            if hasattr(node, "variable"):  # an AccumulateGrad: only they have it
+                self._label_parameter(node)
+                _seen_nodes.hold(node)
+                continue
+            if MADE_BY not in node.metadata:
+                node.metadata[MADE_BY] = label
+                self.labelled += 1
+            self._next_nodes(node)  # a parameter's AccumulateGrad made by an earlier pass
+        del self.made[start:]
 
     def label_unlabelled(self, tensors: list[torch.Tensor], start: int, label: MadeBy) -> None:
         """Label the Nodes numbered from ``start`` on that the walk back from ``tensors`` finds
@@ -322,11 +364,28 @@ class _LabelMode(TorchFunctionMode):
         self.recorder = recorder
 
     def __torch_function__(self, func, types, args=(), kwargs=None):
-        start = _next_sequence_nr()
+        start = self.recorder.made_so_far()
         result = func(*args, **(kwargs or {}))
-        if _next_sequence_nr() != start:  # most calls (x.shape, all under no_grad) make none
-            self.recorder.label_call(_tensors(result), start)
+        tensors = _tensors(result)
+        if self.recorder.made is not None:
+            for tensor in tensors:
+                tensor.grad_fn  # noqa: B018 - a view changed in place makes its Node when read
+        if self.recorder.made_since(start):  # most calls (x.shape, all under no_grad) make none
+            self.recorder.label_call(tensors, start)
         return result
+
+
+@contextmanager
+def _creation_hook(recorder: _Recorder) -> Iterator[None]:
+    """torch's hook on every Node created in this thread, where torch has one (2.14 on)."""
+    if _NODE_CREATION_HOOK is None:
+        yield
+        return
+    try:
+        with _NODE_CREATION_HOOK(recorder.node_made):
+            yield
+    finally:
+        recorder.made = []  # Nodes made in the block outside any module stay unlabelled
 
 
 def _types_along(path: str, named: dict[str, torch.nn.Module]) -> tuple[str, ...]:

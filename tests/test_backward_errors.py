@@ -7,6 +7,7 @@ checkpoint's forward, run again) is refused before anything runs. `trace` has th
 ``backward()``, checkpoint included.
 """
 
+import sys
 import threading
 
 import pytest
@@ -17,6 +18,7 @@ from torch import nn
 from torch.utils.checkpoint import checkpoint
 
 from helpers.backward import CannotMatchPyTorch, grad, trace
+from helpers.backward.refusals import READS_UNPACK_HOOKS, noticing_checkpoints
 from helpers.language import speaking
 
 
@@ -57,6 +59,10 @@ def checkpointed(block: CountedBlock, x: torch.Tensor) -> torch.Tensor:
     return checkpoint(block, x, use_reentrant=False).pow(2).sum()
 
 
+OLDER_TORCH = "this torch hides a saved tensor's unpack hook (NOTE [unpack hooks on older torch])"
+
+
+@pytest.mark.skipif(not READS_UNPACK_HOOKS, reason=OLDER_TORCH)
 def test_grad_refuses_a_checkpoint_before_its_forward_runs_again():
     block = CountedBlock()
     x = torch.randn(4, 3, requires_grad=True)
@@ -69,6 +75,35 @@ def test_grad_refuses_a_checkpoint_before_its_forward_runs_again():
     assert x.grad is None and block.linear.weight.grad is None
     torch.autograd.grad(y, [x])  # what the refusal advises works, running the forward once
     assert (block.forwards, block.norm.num_batches_tracked.item()) == (2, 2)
+
+
+@pytest.mark.skipif(READS_UNPACK_HOOKS, reason="this torch shows unpack hooks: refused before")
+def test_on_an_older_torch_grad_stops_a_checkpoint_after_pytorchs_pass_ran_it_once():
+    block = CountedBlock()
+    x = torch.randn(4, 3, requires_grad=True)
+    y = checkpointed(block, x)
+    with pytest.raises(CannotMatchPyTorch, match=r"use_reentrant=False.*ran again.*stops here"):
+        grad(y, [x])
+    # The forward ran once more, in PyTorch's pass, as in torch.autograd.grad, and no more.
+    assert (block.forwards, block.norm.num_batches_tracked.item()) == (2, 2)
+    assert x.grad is None and block.linear.weight.grad is None
+
+
+def test_noticing_checkpoints_keeps_a_profiler_the_learner_runs():
+    calls = []
+
+    def learners_profiler(frame, event, arg):
+        if event == "call":
+            calls.append(frame.f_code.co_name)
+
+    sys.setprofile(learners_profiler)
+    try:
+        with noticing_checkpoints():
+            CountedBlock()(torch.randn(4, 3))
+        assert sys.getprofile() is learners_profiler
+    finally:
+        sys.setprofile(None)
+    assert "forward" in calls
 
 
 def test_a_refused_checkpoint_is_explained_in_chinese():
@@ -115,6 +150,7 @@ def test_trace_of_a_checkpoint_has_the_side_effects_of_backward():
         assert torch.equal(mine.grad, theirs.grad)
 
 
+@pytest.mark.skipif(not READS_UNPACK_HOOKS, reason=OLDER_TORCH)
 def test_grad_refuses_a_saved_tensors_unpack_hook_before_running_it():
     unpacked = []
 

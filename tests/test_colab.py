@@ -159,11 +159,14 @@ def _helpers_origin(python: Path) -> str | None:
 
 
 def _constraints(work: Path) -> Path:
-    """requirements.txt's pins, but for what the stand-in has at Colab's own versions."""
+    """requirements.txt's pins, but for what the stand-in has at Colab's own versions and what
+    Colab preinstalls: its torch is whichever runs these tests (`make compat` runs them with
+    another torch than the pin), and the setup cell must keep it."""
+    own = [*COLAB_VERSIONS, *PREINSTALLED]
     kept = [
         line
         for line in REQUIREMENTS.read_text(encoding="utf-8").splitlines()
-        if not any(re.match(rf"{name}\b", line) for name in COLAB_VERSIONS)
+        if not any(re.match(rf"{name}\b", line) for name in own)
     ]
     path = work / "constraints.txt"
     path.write_text("\n".join(kept) + "\n", encoding="utf-8")

@@ -352,17 +352,21 @@ def test_06_1_two_relus_add_their_gradients_and_differ_at_zero():
     accepted("06.1", x.grad)
 
 
-def test_06_3_the_two_relus_train_to_identical_losses():
-    # notebook 06, section 5: train(clamp(min=0)) against train(MyReLU.apply), 500 steps each
+def test_06_3_the_two_relus_train_to_the_same_bits_up_to_a_tie_at_zero():
+    # notebook 06, section 5: train(clamp(min=0)) against train(MyReLU.apply), 500 steps each,
+    # noting the first step with a hidden value at exactly 0.0
     learning_rate = 1e-6
 
     def train(relu, steps=500):
         x, y, w1, w2 = make_data()
         w1.requires_grad_()
         w2.requires_grad_()
-        losses = []
-        for _ in range(steps):
-            loss = (relu(x.mm(w1)).mm(w2) - y).pow(2).sum()
+        losses, first_zero = [], None
+        for step in range(steps):
+            h = x.mm(w1)
+            if first_zero is None and (h == 0).any():
+                first_zero = step
+            loss = (relu(h).mm(w2) - y).pow(2).sum()
             losses.append(loss.item())
             loss.backward()
             with torch.no_grad():
@@ -370,17 +374,22 @@ def test_06_3_the_two_relus_train_to_identical_losses():
                 w2 -= learning_rate * w2.grad
                 w1.grad.zero_()
                 w2.grad.zero_()
-        return losses
+        return losses, first_zero
 
-    built_in = train(lambda h: h.clamp(min=0))
-    custom = train(MyReLU.apply)
-    largest = max(abs(a - b) for a, b in zip(built_in, custom, strict=True))
-    if largest == 0:
+    built_in, first_zero = train(lambda h: h.clamp(min=0))
+    custom, _ = train(MyReLU.apply)
+    apart = [step for step, (a, b) in enumerate(zip(built_in, custom, strict=True)) if a != b]
+    if not apart:
         letter = "a"
-    elif all(abs(a - b) <= 1e-6 * abs(a) for a, b in zip(built_in, custom, strict=True)):
+    elif first_zero is not None and apart[0] > first_zero:
         letter = "b"
     else:
         letter = "c"
+    if first_zero is None:
+        # No exact 0.0 in this run on this CPU: training cannot tell "a" from "b"; the rule can.
+        x = torch.tensor(0.0, requires_grad=True)
+        x.clamp(min=0).backward()
+        letter = "a" if x.grad == 1 else "b"
     accepted("06.3", letter)
 
 

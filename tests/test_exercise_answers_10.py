@@ -10,6 +10,7 @@ from answers import D_IN, D_OUT, H, accepted, make_data, rejected
 from torch import nn
 
 from helpers.backward import compare
+from helpers.torch_version import clamp_gradient_at_zero
 
 LEARNING_RATE = 1e-6
 # From the loss towards the weights: each tensor, and the tensor whose gradient its own is made
@@ -91,7 +92,9 @@ def test_10_1_and_10_2_are_what_compare_itself_names_first():
 
 
 def train_by_hand(steps=500):
-    # notebook 10, section 4: the six lines of section 2 in place of loss.backward()
+    # notebook 10, section 4: the lines of section 2 in place of loss.backward(), the mask
+    # following what this torch's clamp(min=0) sends back at exactly 0
+    clamp_blocks_zero = clamp_gradient_at_zero() == 0.0
     x, y, w1, w2 = make_data()
     losses = []
     for _ in range(steps):
@@ -105,6 +108,8 @@ def train_by_hand(steps=500):
         grad_h_relu = grad_y_pred.mm(w2.t())
         grad_h = grad_h_relu.clone()
         grad_h[h < 0] = 0
+        if clamp_blocks_zero:
+            grad_h[h == 0] = 0
         grad_w1 = x.t().mm(grad_h)
         w1 -= LEARNING_RATE * grad_w1
         w2 -= LEARNING_RATE * grad_w2

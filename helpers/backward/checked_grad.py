@@ -23,12 +23,14 @@ from helpers.backward.engine import (
     _where_gradients_stop,
 )
 from helpers.backward.gradients import Gradients, _kept, _same_bits
+from helpers.backward.messages import MESSAGES
 from helpers.backward.refusals import (
     _as_inputs,
     _check_inputs,
     _friendly_errors,
     _refuse_what_grad_would_repeat,
     _seed,
+    noticing_checkpoints,
 )
 from helpers.backward.watching import _watching
 
@@ -61,8 +63,11 @@ def grad(
     written), and so does a graph of more than `NODES_SAFE_TO_SEE` Nodes. A graph whose saved
     tensors come back through an unpack hook (a non-reentrant checkpoint, which runs its forward
     again; a ``saved_tensors_hooks``) is refused before anything runs: going through it twice
-    would run that hook more often than ``torch.autograd.grad`` does. Unlike PyTorch, it
-    leaves the graph intact. Read ``_backward_by_hand`` (in engine.py): it is the whole algorithm.
+    would run that hook more often than ``torch.autograd.grad`` does. (A torch older than 2.12
+    hides those hooks: there a checkpoint is refused after PyTorch's pass, and a learner's own
+    unpack hook runs in both passes; NOTE [unpack hooks on older torch] in refusals.py.) Unlike
+    PyTorch, it leaves the graph intact. Read ``_backward_by_hand`` (in engine.py): it is the
+    whole algorithm.
     """
     inputs = _as_inputs(inputs)
     seed = _seed(output, grad_output)
@@ -72,9 +77,12 @@ def grad(
     _refuse_what_grad_would_repeat(needed)
 
     with _watching(needed, root.node) as runs, _friendly_errors():
-        pytorchs = torch.autograd.grad(
-            output, inputs, grad_output, retain_graph=True, allow_unused=True
-        )
+        with noticing_checkpoints() as recomputed:
+            pytorchs = torch.autograd.grad(
+                output, inputs, grad_output, retain_graph=True, allow_unused=True
+            )
+    if recomputed:  # an older torch hid the checkpoint: NOTE [unpack hooks on older torch]
+        raise CannotMatchPyTorch(MESSAGES.say("checkpoint recomputed"))
     pytorchs = _kept(pytorchs)  # to compare with: a large one as a summary, freeing its memory
     with torch.inference_mode(False):  # asked from inside it, the leaves are looked up outside
         ours = _backward_by_hand(output, inputs, seed)

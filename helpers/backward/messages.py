@@ -260,6 +260,26 @@ _TEXTS = {
             "torch.autograd.grad(output, inputs)，或者用 trace(output) 观察这次反向传播。"
         ),
     },
+    "checkpoint recomputed": {
+        "en": (
+            "This graph holds a checkpoint (torch.utils.checkpoint with use_reentrant=False), "
+            "whose forward ran again when PyTorch's engine needed what it saved, as it does in "
+            "torch.autograd.grad. grad would go through the graph a second time, in its own "
+            "engine, and run your forward once more, repeating its side effects (prints, "
+            "BatchNorm's running statistics), so it stops here. This torch hides the checkpoint "
+            "until it runs (from torch 2.13 on, grad refuses before running anything). Use "
+            "torch.autograd.grad(output, inputs), or trace(output) to watch the pass."
+        ),
+        "zh": (
+            "这张计算图里有一个检查点（torch.utils.checkpoint 加上 use_reentrant=False）。"
+            "PyTorch 的引擎需要它保存的张量时，重新运行了前向计算，这和 torch.autograd.grad "
+            "做的一样。grad() 还要在自己的引擎里再走一遍计算图，那会让你的前向计算再运行一次，"
+            "它的副作用（打印、BatchNorm 的滑动统计量）也会重复，所以 grad() 到此为止。"
+            "这个版本的 torch 在检查点运行之前看不出它（从 torch 2.13 起，grad() 会在运行任何东西"
+            "之前就拒绝）。"
+            "请改用 torch.autograd.grad(output, inputs)，或者用 trace(output) 观察这次反向传播。"
+        ),
+    },
     "unpack hook runs again": {
         "en": (
             "{node} saved a tensor through torch.autograd.graph.saved_tensors_hooks, whose "

@@ -10,10 +10,13 @@ refuses during the pass is said again as advice a learner can act on (`_friendly
 from __future__ import annotations
 
 import inspect
+import os
+import sys
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 
 import torch
+import torch.utils.checkpoint
 from torch.autograd.graph import Node
 
 from helpers.backward.engine import CannotMatchPyTorch, _short_name
@@ -129,6 +132,44 @@ def _refuse_nested_tensors(nodes: Iterable[Node]) -> None:
             raise ValueError(MESSAGES.say("nested in graph", node=_short_name(node)))
 
 
+# NOTE [unpack hooks on older torch]
+# Since torch 2.12 or 2.13 (2.13 has it, 2.8 to 2.11 do not), a saved tensor shows its unpack hook
+# (SavedTensor.unpack_hook) without running it, and grad refuses such a graph before running
+# anything. An older torch hides it, and nothing else tells it without unpacking, which runs the
+# hook. There grad notices a non-reentrant checkpoint while PyTorch's pass runs it, in this thread
+# (`noticing_checkpoints`), and stops before its own pass would run the forward a second time: the
+# learner has then seen the side effects of torch.autograd.grad, no more. A learner's own
+# saved_tensors_hooks unpack hook is not noticed there, and runs in both passes.
+READS_UNPACK_HOOKS = hasattr(torch._C._autograd.SavedTensor, "unpack_hook")
+_CHECKPOINT_FILE = os.path.normcase(os.path.abspath(torch.utils.checkpoint.__file__))
+
+
+@contextmanager
+def noticing_checkpoints() -> Iterator[list[str]]:
+    """On a torch that hides unpack hooks, the names of torch.utils.checkpoint's saved-tensor hooks
+    that run inside the block, in this thread (a non-reentrant checkpoint's recomputation); on a
+    newer torch nothing is watched, and the list stays empty. NOTE [unpack hooks on older torch]."""
+    seen: list[str] = []
+    if READS_UNPACK_HOOKS:
+        yield seen
+        return
+    previous = sys.getprofile()
+
+    def profile(frame, event, arg):
+        code = frame.f_code
+        if event == "call" and code.co_name.startswith(("unpack_hook", "pack_hook")):
+            if os.path.normcase(os.path.abspath(code.co_filename)) == _CHECKPOINT_FILE:
+                seen.append(code.co_name)
+        if previous is not None:  # a profiler the learner runs keeps seeing every call
+            previous(frame, event, arg)
+
+    sys.setprofile(profile)
+    try:
+        yield seen
+    finally:
+        sys.setprofile(previous)
+
+
 def _refuse_unpack_hooks(nodes: Iterable[Node]) -> None:
     """Refuse a graph whose saved tensors come back through an unpack hook with side effects.
 
@@ -139,6 +180,8 @@ def _refuse_unpack_hooks(nodes: Iterable[Node]) -> None:
     ``torch.autograd.grad``. The hooks are read off each ``_raw_saved_*`` SavedTensor, which
     (unlike ``_saved_*``) does not unpack, so nothing runs here.
     """
+    if not READS_UNPACK_HOOKS:
+        return  # NOTE [unpack hooks on older torch]
     for node in nodes:
         for saved in _saved_tensors_of(node):
             hook = getattr(saved, "unpack_hook", None)

@@ -7,6 +7,13 @@ from typing import Any
 import torch
 
 from helpers.exercises import as_choice, exercise, numbers_equal
+from helpers.torch_version import clamp_gradient_at_zero
+
+# 06.3's right answer follows the torch running: "a" where clamp(min=0) sends back 1 at exactly 0,
+# as MyReLU does (torch 2.13 and earlier), "b" where it sends back 0 (2.14 and later).
+_SAME_CHOICE_AT_ZERO = clamp_gradient_at_zero() == 1.0
+_TIE_LETTER = "a" if _SAME_CHOICE_AT_ZERO else "b"
+_OTHER_LETTER = "b" if _SAME_CHOICE_AT_ZERO else "a"
 
 
 @exercise(
@@ -27,11 +34,13 @@ from helpers.exercises import as_choice, exercise, numbers_equal
     },
     why={
         "en": "sum() sends 1 to each element of both ReLUs' outputs. At -1 both block it: "
-        "0 + 0 = 0. At 0, torch.relu blocks it and MyReLU (like clamp(min=0)) lets it through: "
-        "0 + 1 = 1. At 2 both let it through: 1 + 1 = 2. So x.grad is [0, 1, 2].",
+        "0 + 0 = 0. At 0, torch.relu blocks it and MyReLU lets it through (as clamp(min=0) did "
+        "up to torch 2.13): 0 + 1 = 1. At 2 both let it through: 1 + 1 = 2. So x.grad is "
+        "[0, 1, 2], on every torch.",
         "zh": "sum() 给两个 ReLU 输出的每个元素都传回 1。在 -1 处两者都挡住：0 + 0 = 0。在 0 处，"
-        "torch.relu 挡住，MyReLU（和 clamp(min=0) 一样）让它通过：0 + 1 = 1。在 2 处两者都"
-        "通过：1 + 1 = 2。所以 x.grad 是 [0, 1, 2]。",
+        "torch.relu 挡住，MyReLU 让它通过（torch 2.13 及更早版本的 clamp(min=0) 也是这样）："
+        "0 + 1 = 1。在 2 处两者都通过：1 + 1 = 2。所以 x.grad 是 [0, 1, 2]，在每个版本的 torch "
+        "上都是如此。",
     },
     right_answers=(
         [0, 1, 2],
@@ -98,35 +107,42 @@ def _why_double(answer: Any) -> bool:
     "06.3",
     {
         "en": "Predict before you run it: section 5 trains twice from the same start, once with "
-        "clamp(min=0) and once with MyReLU, and prints the largest difference between the two "
-        "runs' 500 losses. What will it be? 'a': exactly 0; 'b': tiny but not 0, about "
-        "float32's rounding (1e-7 of the loss); 'c': growing with the steps, to about 1e-3 at "
-        "the end.",
+        "clamp(min=0) and once with MyReLU. Do the two runs give the same 500 losses? 'a': yes, "
+        "equal to the last bit at every step; 'b': equal to the last bit up to the first step with "
+        "a hidden value at exactly 0.0, and apart from the step after it; 'c': no, apart in the "
+        "last bits from the first step on.",
         "zh": "先预测，再运行：第 5 节从同一个起点训练两次，一次用 clamp(min=0)，一次用 "
-        "MyReLU，然后打印两次运行的 500 个损失之间最大的差值。它会是多少？'a'：恰好是 0；"
-        "'b'：很小但不是 0，大约是 float32 的舍入误差（损失的 1e-7）；'c'：随步数增大，"
-        "到最后约为 1e-3。",
+        "MyReLU。两次运行的 500 个损失相同吗？'a'：相同，每一步都逐位相等；'b'：在第一次有"
+        "隐藏值恰好为 0.0 的那一步之前（含这一步）逐位相等，从下一步起不再相等；'c'：不相同，"
+        "从第一步起最后几位就不一样。",
     },
     hint={
-        "en": "Rounding makes two results differ only when they are computed differently: in "
-        "other operations, or the same ones in another order. Compare the two ReLUs' forward "
-        "and backward (section 1): where would they compute anything differently?",
-        "zh": "只有计算方式不同时，舍入才会让两个结果不一样：用了别的操作，或者同样的操作换了"
-        "顺序。对照第 1 节两个 ReLU 的前向和反向：它们在哪里算法会不同？",
+        "en": "Rounding makes two results differ only when they are computed differently. The "
+        "two ReLUs compute the same forward; their backwards differ at most at exactly 0. Section "
+        "1 asked your torch what clamp(min=0) sends back there: is it MyReLU's 1?",
+        "zh": "只有计算方式不同时，舍入才会让两个结果不一样。两个 ReLU 的前向算的是同样的数；"
+        "它们的反向最多只在恰好为 0 处不同。第 1 节问过你的 torch：clamp(min=0) 在那里传回"
+        "什么？和 MyReLU 的 1 一样吗？",
     },
     why={
-        "en": "MyReLU.forward is x.clamp(min=0) itself, and its backward applies the same mask "
-        "as clamp's; masking only copies numbers or writes zeros. The two runs do the same "
-        "arithmetic in the same order, so every loss is the same float: the difference is 0.0.",
-        "zh": "MyReLU.forward 就是 x.clamp(min=0) 本身，它的反向和 clamp 的反向用的是同一个掩码；"
-        "施加掩码只是复制数值或写入零。两次运行以相同的顺序做相同的算术，每个损失都是同一个"
-        "浮点数：差值是 0.0。",
+        "en": "MyReLU.forward is x.clamp(min=0) itself, and away from 0 its backward applies "
+        "clamp's mask, which copies numbers or writes zeros. On torch 2.13 and earlier clamp also "
+        "sends back 1 at exactly 0, so the two runs do the same arithmetic in the same order and "
+        "every loss is the same float: 'a'. From torch 2.14 on clamp sends back 0 there: the runs "
+        "are equal to the last bit until the first step with a hidden value at exactly 0.0, and "
+        "apart from the next step on: 'b'. The right letter is the one of the torch you run "
+        "(section 1's cell shows it).",
+        "zh": "MyReLU.forward 就是 x.clamp(min=0) 本身，在 0 以外的地方它的反向用的也是 clamp "
+        "的掩码，只复制数值或写入零。在 torch 2.13 及更早的版本上，clamp 在恰好为 0 处同样传回 "
+        "1，所以两次运行以相同的顺序做相同的算术，每个损失都是同一个浮点数：'a'。从 torch 2.14 "
+        "起，clamp 在那里传回 0：直到第一次有隐藏值恰好为 0.0 的那一步，两次运行都逐位相等，"
+        "从下一步起分开：'b'。对的字母取决于你运行的 torch（第 1 节的单元格会显示）。",
     },
-    right_answers=("a", "A", "“a”", "a。", "（a）"),
-    wrong_answers=("b", "c", 0, "ab", ["a"]),
+    right_answers=(_TIE_LETTER, _TIE_LETTER.upper(), f"“{_TIE_LETTER}”", f"{_TIE_LETTER}。"),
+    wrong_answers=(_OTHER_LETTER, "c", 0, "ab", [_TIE_LETTER]),
 )
-def _same_bits(answer: Any) -> bool:
-    return as_choice(answer, "abc") == "a"
+def _same_bits_up_to_a_tie(answer: Any) -> bool:
+    return as_choice(answer, "abc") == _TIE_LETTER
 
 
 @exercise(

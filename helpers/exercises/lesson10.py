@@ -110,14 +110,16 @@ def _alias_without_clone(answer: Any) -> bool:
     },
     why={
         "en": "Exactly 0 ('a'). MmBackward0 computes grad.mm(w2.t()) and h_relu.t().mm(grad), "
-        "your lines; ClampBackward1 applies the same mask, which copies numbers or writes zeros; "
+        "your lines; ClampBackward1 applies the same mask (yours follows this torch's clamp at "
+        "exactly 0), which copies numbers or writes zeros; "
         "PowBackward0 gives 2 * (y_pred - y), exactly. The same operations on the same numbers "
         "give the same bits, so the weights and the losses stay equal at all 500 steps. Had "
         "either side added the products in another order, the last bits would differ from the "
         "first steps, and the difference would grow as the loss falls, as 'c' describes (section "
         "5 shows it).",
         "zh": "恰好是 0（'a'）。MmBackward0 计算的是 grad.mm(w2.t()) 和 h_relu.t().mm(grad)，"
-        "正是你写的那两行；ClampBackward1 施加的是同一个掩码，只复制数值或写入零；PowBackward0 "
+        "正是你写的那两行；ClampBackward1 施加的是同一个掩码（你的掩码在恰好为 0 处跟随这个 torch "
+        "的 clamp），只复制数值或写入零；PowBackward0 "
         "得到的就是 2 * (y_pred - y)，不差一位。同样的操作作用在同样的数上，得到同样的比特，"
         "所以 500 步里权重和损失始终相等。要是有一方换了乘积相加的顺序，最后几位从头几步起就会"
         "不同，而且随着损失下降差距越来越大，就像 'c' 说的那样（第 5 节会看到）。",

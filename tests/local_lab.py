@@ -40,9 +40,17 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-# What a test copy of the repository leaves out: environments, history and build products.
+# What a test copy of the repository leaves out: environments (.venv, and make compat's
+# .venv-torch-VERSION, several GB each), history and build products.
 NOT_COPIED = shutil.ignore_patterns(
-    ".venv", ".git", "build", "*.egg-info", "__pycache__", ".*_cache", ".ipynb_checkpoints"
+    ".venv",
+    ".venv-*",
+    ".git",
+    "build",
+    "*.egg-info",
+    "__pycache__",
+    ".*_cache",
+    ".ipynb_checkpoints",
 )
 START_TIMEOUT_SECONDS = 120
 LAB_SCRIPT = ROOT / "tools" / "lab.py"

@@ -18,6 +18,7 @@ import torch
 from helpers.exercises import _REGISTRY as registry
 from helpers.exercises import (
     MESSAGES,
+    UnknownExercise,
     WrongKind,
     as_bool,
     as_bools,
@@ -914,3 +915,17 @@ def test_each_check_yourself_introduction_says_how_to_get_a_hint_and_the_answer(
     introduction = _check_yourself_text(notebook, title)
     assert introduction is not None, f"{notebook.name} checks answers but has no {title!r}"
     assert "hint=True" in introduction and "show_answer=True" in introduction
+
+
+class _UnprintableId:
+    def __repr__(self) -> str:
+        raise ValueError("this object cannot be shown")
+
+
+@pytest.mark.parametrize("written", [_UnprintableId(), 10**5000], ids=["repr raises", "huge int"])
+def test_an_id_that_cannot_be_shown_is_named_by_its_type_in_both_languages(written):
+    for language, words in (("en", "There is no exercise <"), ("zh", "没有编号为 <")):
+        with speaking(language), pytest.raises(UnknownExercise) as raised:
+            check(written, 18)
+        assert words in str(raised.value)
+        assert f"<{type(written).__name__}>" in str(raised.value)

@@ -259,3 +259,136 @@ def test_a_folded_box_used_far_and_wide_keeps_its_arrows():
         edges.append(GraphEdge("m0", f"n{i}", "input", 1))
     picture, uses = add_references(Graph(nodes, edges, [], []))
     assert uses == {} and not any(node.same_as for node in picture.nodes)
+
+
+# --- a recording's labels belong to its own pass --------------------------------------------------
+
+
+def test_a_later_unrecorded_pass_draws_as_if_nothing_had_been_recorded():
+    # PyTorch reuses a parameter's AccumulateGrad in every pass, with the label a recording gave it.
+    from helpers.graph import draw
+
+    torch.manual_seed(0)
+    model = nn.RNN(8, 8, num_layers=2)
+    x = torch.randn(12, 1, 8)
+    before = draw(model(x)[0].sum())
+    with recording(model):
+        recorded = model(x)[0].sum()
+    after = draw(model(x)[0].sum())
+    assert after.source == before.source
+    assert modules_of(build_graph([recorded], [])).recorded
+    assert not modules_of(build_graph([model(x)[0].sum()], [])).recorded
+
+
+def test_a_second_recording_labels_the_parameters_for_its_own_pass():
+    model = Model(blocks=2)
+    with recording(model):
+        first = model(torch.randn(3, 4)).sum()
+    with recording(model):
+        second = model(torch.randn(3, 4)).sum()
+    for output in (second, first):
+        found = modules_of(build_graph([output], []))
+        parameters = [b for b, path in found.of_box.items() if path == "head"]
+        assert parameters, "the head's boxes are labelled"
+    # The first recording's graph keeps its ops' labels; its parameters were relabelled by the
+    # second, which it does not know: they count as unlabelled there.
+    first_graph = build_graph([first], [])
+    first_modules = modules_of(first_graph)
+    leaves = [n.id for n in first_graph.nodes if hasattr(n.fn, "variable")]
+    assert leaves and all(first_modules.of_box[leaf] is None for leaf in leaves)
+
+
+# --- a module called more than once ---------------------------------------------------------------
+
+
+class RNNModel(nn.Module):
+    """pytorch/examples' word_language_model, written after its description: an embedding, the
+    same Dropout before and after a two-layer GRU with dropout between its layers, a decoder."""
+
+    def __init__(self, tokens=50, width=16):
+        super().__init__()
+        self.drop = nn.Dropout(0.2)
+        self.encoder = nn.Embedding(tokens, width)
+        self.rnn = nn.GRU(width, width, 2, dropout=0.2)
+        self.decoder = nn.Linear(width, tokens)
+
+    def forward(self, tokens):
+        output, _ = self.rnn(self.drop(self.encoder(tokens)))
+        return self.decoder(self.drop(output)).log_softmax(-1)
+
+
+class Sequence(nn.Module):
+    """pytorch/examples' time_sequence_prediction, written after its description: two LSTMCells
+    and a Linear run at every time step."""
+
+    def __init__(self, width=8):
+        super().__init__()
+        self.width = width
+        self.cell1, self.cell2 = nn.LSTMCell(1, width), nn.LSTMCell(width, width)
+        self.linear = nn.Linear(width, 1)
+
+    def forward(self, x):
+        h1 = c1 = h2 = c2 = torch.zeros(x.size(0), self.width)
+        outputs = []
+        for step in x.split(1, dim=1):
+            h1, c1 = self.cell1(step, (h1, c1))
+            h2, c2 = self.cell2(h1, (h2, c2))
+            outputs.append(self.linear(h2))
+        return torch.cat(outputs, dim=1)
+
+
+def folded_boxes(output: torch.Tensor) -> list:
+    from helpers.graph import build
+
+    return [node for node in build(output).nodes if node.kind == MODULE]
+
+
+def is_acyclic(picture) -> bool:
+    inputs = {node.id: set() for node in picture.nodes}
+    for edge in picture.edges:
+        inputs[edge.target].add(edge.source)
+    done: set[str] = set()
+    while len(done) < len(inputs):
+        ready = [box for box, sources in inputs.items() if box not in done and sources <= done]
+        if not ready:
+            return False
+        done.update(ready)
+    return True
+
+
+def test_a_module_called_twice_is_one_folded_box_per_call():
+    # One box for both uses of the Dropout would be its own input: the layout raised a KeyError.
+    from helpers.graph import build, draw
+
+    torch.manual_seed(0)
+    model = RNNModel()
+    tokens = torch.randint(0, 50, (7, 3))
+    with recording(model):
+        loss = nn.functional.nll_loss(model(tokens).view(-1, 50), tokens.view(-1))
+    drops = [box for box in folded_boxes(loss) if box.title.startswith("drop ·")]
+    assert sorted(box.notes for box in drops) == [["call 1 of 2"], ["call 2 of 2"]]
+    assert is_acyclic(build(loss))
+    draw(loss).svg()
+
+
+def test_a_cell_run_at_every_step_shares_its_parameters_between_its_calls():
+    torch.manual_seed(0)
+    model = Sequence()
+    with recording(model):
+        loss = model(torch.randn(2, 5)).pow(2).mean()
+    boxes = folded_boxes(loss)
+    cells = [box for box in boxes if box.title.startswith("cell1 ·")]
+    cells.sort(key=lambda box: box.notes)
+    assert [box.notes for box in cells] == [[f"call {n} of 5"] for n in range(1, 6)]
+    # The parameters are counted in the first call's box only, and sent to no other call.
+    assert [box for box in cells if "parameters" in box.value] == [cells[0]]
+    from helpers.graph import build
+
+    picture = build(loss)
+    cell_ids = {box.id for box in cells}
+    first = cells[0].id
+    # Only the hidden state goes from the first call to the second.
+    assert [e.target for e in picture.edges if e.source == first and e.target in cell_ids] == [
+        cells[1].id
+    ]
+    assert is_acyclic(picture)

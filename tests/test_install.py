@@ -228,3 +228,10 @@ def test_compat_without_a_version_says_which_to_give():
     result = make("compat")
     assert result.returncode != 0
     assert "make compat TORCH_VERSION=2.14.1" in result.stderr
+
+
+def test_test_copies_of_the_repository_leave_out_the_compat_environments():
+    from local_lab import NOT_COPIED
+
+    left_out = NOT_COPIED(str(ROOT), [".venv", ".venv-torch-2.14.1", "helpers", "notebooks"])
+    assert left_out == {".venv", ".venv-torch-2.14.1"}

@@ -658,3 +658,17 @@ def test_without_the_node_creation_hook_sequence_numbers_label_the_same(monkeypa
     with recording(model):
         output = model(inputs()).sum()
     assert modules_of(output) == EXPECTED
+
+
+@pytest.mark.filterwarnings("ignore:`torch.jit.script` is deprecated")
+@pytest.mark.parametrize("where", ["model", "submodule"])
+def test_recording_a_scripted_model_says_to_record_it_before_scripting_in_chinese(where):
+    model = torch.jit.script(MLP()) if where == "model" else nn.Sequential(torch.jit.script(MLP()))
+    with speaking("zh"), pytest.raises(TypeError) as raised, recording(model):
+        pass
+    assert_speaks_chinese(str(raised.value))
+    assert "TorchScript" in str(raised.value) and "with recording(model):" in str(raised.value)
+    assert installed(model) == []
+    with pytest.raises(TypeError, match="Record the plain nn.Module before it is scripted"):
+        with recording(model):
+            pass

@@ -310,7 +310,7 @@ def _verdict(
     message = "\n".join(MESSAGES.say(key, **fields) for key in lines)
     if not (isinstance(written_id, str) and written_id.strip() == item.exercise_id):
         # The id was read, not found as written: say which exercise was taken.
-        given = written_id.strip() if isinstance(written_id, str) else repr(written_id)
+        given = written_id.strip() if isinstance(written_id, str) else _shown(written_id)
         message += "\n" + MESSAGES.say("id_read_as", given=given, id=item.exercise_id)
     return Verdict(item.exercise_id, answered, correct, message)
 
@@ -323,7 +323,7 @@ def _find(exercise_id: Any) -> Exercise:
     read = as_exercise_id(exercise_id)
     if read in known:
         return known[read]
-    given = f'"{exercise_id[:60]}"' if isinstance(exercise_id, str) else repr(exercise_id)[:60]
+    given = f'"{exercise_id[:60]}"' if isinstance(exercise_id, str) else _shown(exercise_id)
     nearest = _nearest_ids(exercise_id, read, sorted(known))
     blanks = {"given": given, "known": ", ".join(sorted(known))}
     if nearest:
@@ -332,6 +332,15 @@ def _find(exercise_id: Any) -> Exercise:
     else:
         text = MESSAGES.say("unreadable_id", **blanks)
     raise UnknownExercise(text)
+
+
+def _shown(value: Any) -> str:
+    """``value`` as Python would show it, cut to 60 characters; its type for a value whose repr
+    fails (an object whose __repr__ raises, an int too long for Python to write out)."""
+    try:
+        return repr(value)[:60]
+    except Exception:
+        return f"<{type(value).__name__}>"
 
 
 def _nearest_ids(written: Any, read: str | None, known: list[str]) -> list[str]:

@@ -327,7 +327,11 @@ def as_exercise_id(written: Any) -> str | None:
     """
     if isinstance(written, bool) or not isinstance(written, (str, numbers.Real)):
         return None
-    numbered = _EXERCISE_ID.fullmatch(_plain(str(written)))
+    try:
+        text = str(written)
+    except ValueError:  # an int of thousands of digits, which Python refuses to write out
+        return None
+    numbered = _EXERCISE_ID.fullmatch(_plain(text))
     if numbered is None:
         return None
     lesson, question = (int(number) for number in numbered.groups())

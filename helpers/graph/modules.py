@@ -70,6 +70,15 @@ class Modules:
 
     of_box: dict[str, str | None]
     types: dict[str, str] = field(default_factory=dict)
+    # Which call of each module along its path made each box (MadeBy.calls); none is 0 for all.
+    calls_of_box: dict[str, tuple[int, ...]] = field(default_factory=dict)
+
+    def call_of(self, box: str, path: str) -> int:
+        """Which call of module ``path`` (one around ``box``) made ``box``; 0 when not known (a
+        parameter, a graph not recorded)."""
+        depth = len(path.split(".")) if path else 0
+        calls = self.calls_of_box.get(box, ())
+        return calls[depth] if depth < len(calls) else 0
 
     @property
     def recorded(self) -> bool:
@@ -101,23 +110,34 @@ def modules_of(graph: Graph) -> Modules:
     tensor's box and a saved tensor's from the op that computed or saved it)."""
     of_box: dict[str, str | None] = {}
     types: dict[str, str] = {}
+    calls: dict[str, tuple[int, ...]] = {}
+    # A parameter's label counts where an op of this graph was recorded by the same block: its
+    # AccumulateGrad is reused, label and all, by every later pass (see MadeBy.recording).
+    labels = [_made_by(node.fn) for node in graph.nodes]
+    passes = {made.recording for made in labels if made is not None and made.parameter is None}
     for node in graph.nodes:
         made = _made_by(node.fn)
+        if made is not None and made.parameter is not None and made.recording not in passes:
+            made = None
         if made is not None:
             of_box[node.id] = made.module
+            calls[node.id] = made.calls
             for path, kind in made.along_path():
                 types.setdefault(path, kind)
     for node in graph.nodes:
         if node.same_as is not None:
             of_box[node.id] = of_box.get(node.same_as)
+            calls[node.id] = calls.get(node.same_as, ())
     for edge in graph.edges:  # a tensor's box comes after its op; a saved box feeds its op
-        if edge.kind == "output":
-            of_box.setdefault(edge.target, of_box.get(edge.source))
-        elif edge.kind == "saved":
-            of_box.setdefault(edge.source, of_box.get(edge.target))
+        made_it, beside = (edge.source, edge.target) if edge.kind == "output" else (None, None)
+        if edge.kind == "saved":
+            made_it, beside = edge.target, edge.source
+        if made_it is not None:
+            of_box.setdefault(beside, of_box.get(made_it))
+            calls.setdefault(beside, calls.get(made_it, ()))
     for node in graph.nodes:
         of_box.setdefault(node.id, None)
-    return Modules(of_box, types)
+    return Modules(of_box, types, calls)
 
 
 def _made_by(fn: object) -> MadeBy | None:
@@ -194,7 +214,7 @@ def count_boxes(
     runs = _runs(graph, modules, folded, kept_whole)
     merged = sum(len(run) - 3 for run in runs)  # a run of n keeps its ends and one box between
     loose = sum(1 for node in graph.nodes if node.id not in inside)
-    return loose + len(folded & set(inside.values())) - merged
+    return loose + len(set(_call_keys(modules, inside).values())) - merged
 
 
 def _folded_box_of(graph: Graph, modules: Modules, folded: set[str]) -> dict[str, str]:
@@ -209,6 +229,19 @@ def _folded_box_of(graph: Graph, modules: Modules, folded: set[str]) -> dict[str
                 found[node.id] = path
                 break
     return found
+
+
+def _call_keys(modules: Modules, inside: dict[str, str]) -> dict[str, tuple[str, int]]:
+    """Each box inside a folded module, mapped to (module path, call): a module whose forward
+    ran twice (a Dropout used before and after a layer, a cell run at every time step) is one
+    folded box per call, since one box for both would be its own input. A box no call is known
+    for (a parameter's) joins its module's first call."""
+    keys = {box: (path, modules.call_of(box, path)) for box, path in inside.items()}
+    first: dict[str, int] = {}
+    for path, call in keys.values():
+        if call:
+            first[path] = min(first.get(path, call), call)
+    return {box: (path, call or first.get(path, 0)) for box, (path, call) in keys.items()}
 
 
 def _ancestors_of(path: str) -> list[str]:
@@ -289,20 +322,22 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
     inside = _folded_box_of(graph, modules, folded)
     runs = _runs(graph, modules, folded, expand)
     middle_of = {path: run for run in runs for path in run[1:-1]}
+    keys = _call_keys(modules, inside)
+    calls = Counter(path for path, _ in set(keys.values()))
     boxes: list[GraphNode] = []
-    box_of_module: dict[str, str] = {}
+    box_of_module: dict[str | tuple[str, int], str] = {}  # a run's second path, or (path, call)
     paths_of_box: dict[str, tuple[str, ...]] = {}
-    members: dict[str, list[GraphNode]] = defaultdict(list)
+    members: dict[tuple[str, int], list[GraphNode]] = defaultdict(list)
     for node in graph.nodes:
         if node.id in inside:
-            members[inside[node.id]].append(node)
+            members[keys[node.id]].append(node)
     for node in graph.nodes:
         path = inside.get(node.id)
         if path is None:
             boxes.append(_with_its_line(node))
             continue
         group = middle_of.get(path)
-        key = group[1] if group else path
+        key = group[1] if group else keys[node.id]
         if key in box_of_module:
             continue
         box_id = f"m{len(box_of_module)}"
@@ -310,26 +345,41 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
         if group:
             middle = group[1:-1]
             first, last = middle[0], middle[-1]
-            nodes = [n for p in middle for n in members[p]]
+            nodes = [n for own, found in members.items() if own[0] in middle for n in found]
             title = f"{_tail(first)}–{_tail(last)}"
             notes = [say("blocks like", count=len(middle), like=_tail(group[0]))]
             tooltip = say("folded run", first=first, last=last)
             paths_of_box[box_id] = tuple(middle)
         else:
-            nodes = members[path]
+            nodes = members[key]
             title, notes = modules.label(path), []
+            if calls[path] > 1:
+                notes = [say("call of", call=key[1], calls=calls[path])]
             tooltip = say("folded module", path=path or say("the model"))
             paths_of_box[box_id] = (path,)
         boxes.append(_folded_box(box_id, title, nodes, notes, tooltip))
     rep = {}
     for box, path in inside.items():
         group = middle_of.get(path)
-        rep[box] = box_of_module[group[1] if group else path]
-    edges = _folded_edges(graph.edges, rep)
+        rep[box] = box_of_module[group[1] if group else keys[box]]
+    # A module called several times shares its parameters between its calls: they are drawn
+    # in its first call's box, with no arrow to the later calls, which would read as data
+    # passed from the first call to each later one.
+    shared = {
+        box for box, path in inside.items() if calls[path] > 1 and not modules.call_of(box, path)
+    }
+    kept = [
+        edge
+        for edge in graph.edges
+        if not (edge.source in shared and rep.get(edge.target, edge.target) != rep[edge.source])
+        or inside.get(edge.target) != inside[edge.source]
+    ]
+    edges = _folded_edges(kept, rep)
     # Each box in the frame of the module it belongs to: a folded module's box in its parent's.
     frame_of = {node.id: modules.of_box.get(node.id) for node in boxes}
     for key, box_id in box_of_module.items():
-        frame_of[box_id] = key.rpartition(".")[0] if key else None
+        path = key if isinstance(key, str) else key[0]
+        frame_of[box_id] = path.rpartition(".")[0] if path else None
     frames = _frames(boxes, frame_of, modules)
     return replace(
         graph,
@@ -506,6 +556,7 @@ _TEXTS = {
     "parameters": {"en": "{count} parameters", "zh": "{count} 个参数"},
     "grad norm": {"en": "norm {norm}", "zh": "范数 {norm}"},
     "blocks like": {"en": "{count} blocks like {like}", "zh": "{count} 个与 {like} 相同的块"},
+    "call of": {"en": "call {call} of {calls}", "zh": "第 {call} 次调用（共 {calls} 次）"},
     "no module": {"en": "no module", "zh": "不属于任何模块"},
     "made by": {
         "en": "{op}, made by {module} at {where}: {code}",

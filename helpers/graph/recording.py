@@ -35,13 +35,15 @@ are never labelled; code compiled by ``torch.compile`` does not run op by op.
 
 from __future__ import annotations
 
+import itertools
 import linecache
 import os
 import sys
 import threading
+from collections import Counter
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import torch
@@ -75,6 +77,14 @@ class MadeBy:
     line: int | None = None
     code: str | None = None
     parameter: str | None = None
+    # Which recording block wrote the label (1, 2, ... in this process). A parameter's
+    # AccumulateGrad outlives its pass: PyTorch reuses it in every later one, recorded or not, so
+    # its label counts only in a graph whose other Nodes carry labels of the same recording.
+    recording: int | None = field(default=None, compare=False, repr=False)
+    # Which call of each module along the path made it, as along_path() lists them: 1 for the
+    # first time that module's forward ran in the recording, 2 for the second (a Dropout used
+    # twice, a cell run at every time step); 0 where that module's forward was not running.
+    calls: tuple[int, ...] = field(default=(), compare=False, repr=False)
 
     def along_path(self) -> list[tuple[str, str]]:
         """Each module from the model down to ``module``, as (path, type name):
@@ -109,6 +119,9 @@ def recording(model: torch.nn.Module) -> Iterator[None]:
         raise TypeError(MESSAGES.say("module class", name=model.__name__))
     if not isinstance(model, torch.nn.Module):
         raise TypeError(MESSAGES.say("not a module", got=type(model).__name__))
+    scripted = _first_scripted(model)
+    if scripted is not None:
+        raise TypeError(MESSAGES.say("scripted", name=scripted or "model"))
     _seen_nodes.let_go()  # the Nodes of graphs let go since the last helper call
     outer = getattr(_ACTIVE, "recorder", None)
     recorder = outer or _Recorder()
@@ -164,16 +177,22 @@ class _Running:
     module: _Module
     start: int
     labelled: int
+    call: int = 1  # the how-manieth time this module's forward runs in the recording
+
+
+_RECORDINGS = itertools.count(1)  # each recording block's number, for the labels it writes
 
 
 class _Recorder:
     """The modules and parameters a recording knows, and the modules whose forward runs now."""
 
     def __init__(self) -> None:
+        self.number = next(_RECORDINGS)
         self.thread = threading.get_ident()
         self.modules: dict[int, _Module] = {}  # id(module) -> its path and types
         self.parameters: dict[int, tuple[_Module, str]] = {}  # id(parameter) -> owner, name
         self.running: list[_Running] = []
+        self.calls: Counter[_Module] = Counter()  # how often each module's forward has started
         self.labelled = 0  # Nodes labelled so far by a call or a module's forward
         self._labels: dict[tuple[_Module, str | None, int | None], MadeBy] = {}
         # With torch's Node-creation hook: the Nodes made in this thread and not labelled yet.
@@ -233,7 +252,8 @@ class _Recorder:
                 return  # another thread calling the model: not this block's
             if not self.running:
                 _seen_nodes.let_go()  # a new forward pass: free the Nodes of the last one's graph
-            self.running.append(_Running(info, self.made_so_far(), self.labelled))
+            self.calls[info] += 1
+            self.running.append(_Running(info, self.made_so_far(), self.labelled, self.calls[info]))
 
         return hook
 
@@ -241,6 +261,7 @@ class _Recorder:
         def hook(module: torch.nn.Module, args: Any, output: Any) -> None:
             if threading.get_ident() != self.thread:
                 return
+            label = self.label(info)  # while this call still runs: its call number is known
             running = self._finish(info)
             if running is None:
                 return
@@ -249,9 +270,9 @@ class _Recorder:
             # function) or a result PyTorch did not hand back. Those belong to this module, with
             # no line.
             if self.made is not None:
-                self.label_made(running.start, self.label(info))
+                self.label_made(running.start, label)
             elif self.made_since(running.start) != self.labelled - running.labelled:
-                self.label_unlabelled(_tensors(output), running.start, self.label(info))
+                self.label_unlabelled(_tensors(output), running.start, label)
 
         return hook
 
@@ -267,11 +288,27 @@ class _Recorder:
         """The label of Nodes made by ``info``'s forward at ``place`` (file, line): one object
         for each, shared by all the Nodes it made."""
         file, line = place or (None, None)
-        key = (info, file, line)
+        calls = self._calls_along(info)
+        key = (info, file, line, calls)
         if key not in self._labels:
             code = linecache.getline(file, line).strip() if file and line else ""
-            self._labels[key] = MadeBy(info.path, info.types, file, line, code or None)
+            self._labels[key] = MadeBy(
+                info.path, info.types, file, line, code or None, recording=self.number, calls=calls
+            )
         return self._labels[key]
+
+    def _calls_along(self, info: _Module) -> tuple[int, ...]:
+        """The call of each module from the model down to ``info`` that is running now (the
+        innermost, for a module running inside itself), 0 for one that is not."""
+        if info.path is None:
+            return ()
+        parts = info.path.split(".") if info.path else []
+        calls = []
+        for depth in range(len(parts) + 1):
+            path = ".".join(parts[:depth])
+            running = [r.call for r in self.running if r.module.path == path]
+            calls.append(running[-1] if running else 0)
+        return tuple(calls)
 
     def current(self) -> _Module:
         return self.running[-1].module if self.running else _NO_MODULE
@@ -348,10 +385,13 @@ class _Recorder:
 
     def _label_parameter(self, node: Any) -> None:
         owner_and_name = self.parameters.get(id(node.variable))
-        if owner_and_name is None or MADE_BY in node.metadata:
-            return  # a leaf not of the model (an input), or labelled before
+        earlier = node.metadata.get(MADE_BY)
+        if owner_and_name is None or (earlier is not None and earlier.recording == self.number):
+            return  # a leaf not of the model (an input), or labelled before in this recording
         owner, name = owner_and_name
-        node.metadata[MADE_BY] = MadeBy(owner.path, owner.types, parameter=name)
+        node.metadata[MADE_BY] = MadeBy(
+            owner.path, owner.types, parameter=name, recording=self.number
+        )
 
 
 class _LabelMode(TorchFunctionMode):
@@ -386,6 +426,15 @@ def _creation_hook(recorder: _Recorder) -> Iterator[None]:
             yield
     finally:
         recorder.made = []  # Nodes made in the block outside any module stay unlabelled
+
+
+def _first_scripted(model: torch.nn.Module) -> str | None:
+    """The path of the first TorchScript module in ``model`` ("" for the model itself), or None:
+    compiled code takes no forward hooks, so nothing in it can be labelled."""
+    for path, module in model.named_modules():
+        if isinstance(module, torch.jit.ScriptModule):
+            return path
+    return None
 
 
 def _types_along(path: str, named: dict[str, torch.nn.Module]) -> tuple[str, ...]:
@@ -455,6 +504,20 @@ _TEXTS = {
         "zh": (
             "recording() 收到的是类 {name} 本身，而不是用它做出的模型。请先创建模型，例如 "
             "`model = {name}(...)`，再写 `with recording(model):`。"
+        ),
+    },
+    "scripted": {
+        "en": (
+            "recording() labels what a model's forward pass makes through hooks on its modules, "
+            "and {name} is a TorchScript module (made by torch.jit.script or torch.jit.trace), "
+            "whose compiled code runs no hooks. Record the plain nn.Module before it is "
+            "scripted: `with recording(model):` around its forward pass."
+        ),
+        "zh": (
+            "recording() 通过模块上的钩子给模型前向传播做出的节点贴标签，而 {name} 是一个 "
+            "TorchScript 模块（由 torch.jit.script 或 torch.jit.trace 生成），它的编译代码不运行"
+            "钩子。请记录编译之前的那个普通 nn.Module：在它的前向传播外面写 "
+            "`with recording(model):`。"
         ),
     },
     "tensor not node": {

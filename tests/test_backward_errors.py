@@ -440,3 +440,39 @@ def test_a_graph_built_across_threads_is_explained_with_what_to_do():
         "Build the whole graph in one thread",
         code="torch.autograd.grad",
     )
+
+
+def test_grad_refuses_a_reentrant_checkpoint_whose_parameters_it_would_answer_none_for():
+    # torch.autograd.grad(..., allow_unused=True) gives None for lin.weight, used inside the
+    # checkpoint, where loss.backward() fills its .grad.
+    lin, head = nn.Linear(3, 3), nn.Linear(3, 1)
+    x = torch.randn(2, 3, requires_grad=True)
+    loss = head(checkpoint(lin, x, use_reentrant=True)).sum()
+    assert torch.autograd.grad(loss, lin.weight, allow_unused=True, retain_graph=True) == (None,)
+    said = refusal(
+        lambda: grad(loss, [lin.weight, head.weight]),
+        RuntimeError,
+        "use_reentrant=True",
+        "None",
+        code="output.backward()",
+    )
+    assert "gives None for a parameter used inside it" in said
+    assert lin.weight.grad is None and head.weight.grad is None
+
+
+def test_compare_refuses_a_reentrant_checkpoint_before_writing_any_grad():
+    from helpers.backward import compare
+
+    lin = nn.Linear(3, 3)
+    x = torch.randn(2, 3, requires_grad=True)
+    y = checkpoint(lin, x, use_reentrant=True)
+    loss = y.sum()
+    said = refusal(
+        lambda: compare(loss, {y: torch.ones(2, 3)}),
+        RuntimeError,
+        "use_reentrant=True",
+        "compare",
+        code="use_reentrant=False",
+    )
+    assert "compare promises to change no .grad" in said
+    assert lin.weight.grad is None and x.grad is None

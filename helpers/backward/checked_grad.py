@@ -28,6 +28,7 @@ from helpers.backward.refusals import (
     _as_inputs,
     _check_inputs,
     _friendly_errors,
+    _refuse_reentrant_checkpoints,
     _refuse_what_grad_would_repeat,
     _seed,
     noticing_checkpoints,
@@ -73,7 +74,9 @@ def grad(
     seed = _seed(output, grad_output)
     _check_inputs(inputs)
     root = _edge(output)
-    needed = _ancestors(_where_gradients_stop(inputs), _consumers_of_each_node(root.node))
+    consumers = _consumers_of_each_node(root.node)
+    _refuse_reentrant_checkpoints(consumers)
+    needed = _ancestors(_where_gradients_stop(inputs), consumers)
     _refuse_what_grad_would_repeat(needed)
 
     with _watching(needed, root.node) as runs, _friendly_errors():

@@ -37,7 +37,12 @@ from helpers.backward.engine import (
     _ReadyNodes,
 )
 from helpers.backward.messages import COMPARE_MESSAGES as MESSAGES
-from helpers.backward.refusals import _friendly_errors, _refuse_nested_tensors, _seed
+from helpers.backward.refusals import (
+    _friendly_errors,
+    _refuse_nested_tensors,
+    _refuse_reentrant_checkpoints,
+    _seed,
+)
 from helpers.backward.table import grid_html, grid_text
 from helpers.graph import resolve_names
 from helpers.graph.model import format_number
@@ -193,6 +198,7 @@ def compare(
     graph = _Graph(_edge(output))
     _check_in_graph(tensors, graph, output, named)
     _refuse_nested_tensors(graph.consumers)
+    _refuse_reentrant_checkpoints(graph.consumers, helper="compare")
     names = graph.in_backward_order(tensors)
     ordered = [tensors[name] for name in names]
     with torch.inference_mode(False), _friendly_errors():

@@ -223,22 +223,39 @@ _TEXTS = {
             "y.backward(retain_graph=True)，或 trace(y, retain_graph=True)。"
         ),
     },
-    "reentrant checkpoint": {
+    "reentrant checkpoint in grad": {
         "en": (
             "This graph holds a reentrant checkpoint (torch.utils.checkpoint with "
-            "use_reentrant=True), and PyTorch's engine refuses to run one for "
-            "torch.autograd.grad: its backward starts a backward pass of its own, which writes "
-            "into .grad. grad refuses too, before anything is written. Use output.backward() or "
-            "trace(output); or checkpoint with use_reentrant=False and call torch.autograd.grad "
-            "(grad refuses that kind of checkpoint too: it would run the forward again)."
+            "use_reentrant=True). Its backward starts a backward pass of its own, which writes "
+            "into .grad, and the Nodes inside it are not part of this graph: "
+            "torch.autograd.grad refuses to go through it, and gives None for a parameter used "
+            "inside it, which output.backward() does fill. So grad refuses, before anything is "
+            "written. Use output.backward() or trace(output); or checkpoint with "
+            "use_reentrant=False and call torch.autograd.grad."
         ),
         "zh": (
-            "这张计算图里有一个可重入的检查点（torch.utils.checkpoint 加上 use_reentrant=True），"
-            "而 PyTorch 的引擎拒绝为 torch.autograd.grad 运行它：它的 backward "
-            "会自己再启动一次反向传播，并写入 .grad。grad() 也拒绝运行，"
-            "而且是在写入任何东西之前。请改用 output.backward() 或 trace(output)；或者用 "
-            "use_reentrant=False 做检查点，再调用 torch.autograd.grad（这种检查点 grad() "
-            "也会拒绝：它会让前向计算多运行几次）。"
+            "这张计算图里有一个可重入的检查点（torch.utils.checkpoint 加上 use_reentrant=True）。"
+            "它的 backward 会自己再启动一次反向传播，并写入 .grad；检查点内部的节点也不在这张"
+            "计算图里：torch.autograd.grad 拒绝穿过它，而对在它内部用到的参数给出 None，"
+            "尽管 output.backward() 会填充这些参数的 .grad。所以 grad() 拒绝运行，而且是在写入"
+            "任何东西之前。请改用 output.backward() 或 trace(output)；或者用 use_reentrant=False "
+            "做检查点，再调用 torch.autograd.grad。"
+        ),
+    },
+    "reentrant checkpoint in compare": {
+        "en": (
+            "This graph holds a reentrant checkpoint (torch.utils.checkpoint with "
+            "use_reentrant=True). Its backward starts a backward pass of its own, which writes "
+            "into .grad, and compare promises to change no .grad. So compare refuses, before "
+            "anything is written. Checkpoint with use_reentrant=False, or compare your "
+            "gradients with those that output.backward() leaves in .grad."
+        ),
+        "zh": (
+            "这张计算图里有一个可重入的检查点（torch.utils.checkpoint 加上 use_reentrant=True）。"
+            "它的 backward 会自己再启动一次反向传播，并写入 .grad，而 compare() 承诺不改动任何 "
+            ".grad。所以 compare() 拒绝运行，而且是在写入任何东西之前。请改用 "
+            "use_reentrant=False 做检查点，或者把你的梯度与 output.backward() 留在 .grad 里的"
+            "梯度相比较。"
         ),
     },
     "checkpoint recomputes": {

@@ -124,6 +124,18 @@ def _refuse_what_grad_would_repeat(needed: Iterable[Node]) -> None:
     _refuse_unpack_hooks(needed)
 
 
+def _refuse_reentrant_checkpoints(nodes: Iterable[Node], helper: str = "grad") -> None:
+    """Refuse a graph that holds a reentrant checkpoint anywhere. Its backward runs a backward
+    pass of its own over the checkpointed forward, which writes into .grad; and the Nodes inside
+    it are not in this graph, so the parameters used there get None from
+    ``torch.autograd.grad(..., allow_unused=True)``, where ``loss.backward()`` fills their .grad:
+    grad would answer None for them, truly but misleadingly. compare, which promises to change no
+    .grad, refuses it too (``helper="compare"``)."""
+    for node in nodes:
+        if type(node).__name__ == "CheckpointFunctionBackward":
+            raise RuntimeError(MESSAGES.say(f"reentrant checkpoint in {helper}"))
+
+
 def _refuse_nested_tensors(nodes: Iterable[Node]) -> None:
     # A nested tensor has no single shape (`.shape` raises for torch.strided's kind), and both
     # engines' bookkeeping (`_fit`, `_same_tensor`, the trace's table) needs one.
@@ -246,7 +258,7 @@ def _friendly_errors() -> Iterator[None]:
         if "already been freed" in message:
             advice = MESSAGES.say("graph freed")
         elif "use_reentrant=True" in message:
-            advice = MESSAGES.say("reentrant checkpoint")
+            advice = MESSAGES.say("reentrant checkpoint in grad")
         elif "returned an incorrect number of gradients" in message:
             advice = MESSAGES.say("wrong number of gradients", error=message)
         else:

@@ -8,6 +8,7 @@ squares, with its gradients written by hand. Autograd's answer is always PyTorch
 
 import pytest
 import torch
+from speaks import assert_speaks_chinese
 
 from helpers.backward.comparison import compare, tolerance_of
 from helpers.language import speaking
@@ -256,7 +257,7 @@ def test_a_tensor_from_another_run_of_the_forward_pass_is_explained():
     net = Net()
     loss = net.loss
     h = net.x @ net.w1  # the forward cell run again: a new h, not in loss's graph
-    with pytest.raises(ValueError, match="not in the graph of loss.*Run the forward pass"):
+    with pytest.raises(ValueError, match="not in the graph of loss.*run the forward pass once"):
         compare(loss, {"h": torch.zeros_like(h)})
 
 
@@ -359,3 +360,63 @@ def test_marks_of_the_wrong_kind_say_what_to_pass():
     net = Net()
     with pytest.raises(TypeError, match="marks takes what compare"):
         draw(net.loss, marks=[("w1", net.w1, "maybe")])
+
+
+# --- edge cases met on real models ----------------------------------------------------------------
+
+
+def test_two_unnamed_tensors_of_one_shape_keep_a_row_each():
+    layers = [torch.randn(3, requires_grad=True) for _ in range(2)]
+    loss = (layers[0] * layers[1]).sum()
+    right, wrong = layers[1].detach(), torch.zeros(3)  # d/d(first) is the second, and back
+    result = compare(loss, {layers[0]: right, layers[1]: wrong})
+    assert [check.name for check in result.checks] == ["(3,)", "(3,) #2"]
+    assert [check.right for check in result.checks] == [True, False]
+
+
+def test_an_exact_gradient_holding_inf_is_right_when_yours_holds_the_same_inf():
+    x = torch.tensor([0.0, 4.0], requires_grad=True)
+    loss = x.sqrt().sum()  # d/dx sqrt(x) = 1 / (2 sqrt(x)): inf at 0
+    result = compare(loss, {"x": torch.tensor([float("inf"), 0.25])})
+    assert result.all_right, result
+    assert not compare(loss, {"x": torch.tensor([float("-inf"), 0.25])}).all_right
+
+
+def test_a_plain_number_for_a_float64_tensor_is_a_float64_gradient():
+    x = torch.tensor(3.0, dtype=torch.float64, requires_grad=True)
+    loss = x * 2
+    assert compare(loss, {"x": 2.0}).all_right
+    assert compare(loss, {"x": [2.0]}).checks[0].problem == "shape"
+
+
+def test_a_tensor_cut_off_by_detach_is_not_said_to_come_from_another_run():
+    w, d = torch.randn(3, requires_grad=True), torch.randn(3, requires_grad=True)
+    fake = w * 2
+    loss = (fake.detach() * d).sum()  # a discriminator's step on a generator's output
+    with pytest.raises(ValueError, match=r"not in the graph of loss.*\.detach\(\)"):
+        compare(loss, {"fake": torch.ones(3)})
+
+
+def test_a_meta_tensor_is_refused_with_the_reason_in_both_languages():
+    w = torch.randn(3, device="meta", requires_grad=True)
+    loss = (w * 2).sum()
+    with pytest.raises(ValueError, match="meta tensor.*no numbers"):
+        compare(loss, {"w": torch.ones(3)})
+    with speaking("zh"), pytest.raises(ValueError) as raised:
+        compare(loss, {"w": torch.ones(3)})
+    assert_speaks_chinese(str(raised.value))
+
+
+def test_an_unknown_name_reads_as_a_sentence_not_a_quoted_key():
+    net = Net()
+    with pytest.raises(KeyError) as raised:
+        compare(net.loss, {"hh": torch.zeros(1)})
+    assert str(raised.value).startswith("hh") or not str(raised.value).startswith("'")
+    assert "\\n" not in str(raised.value) and not str(raised.value).startswith(("'", '"'))
+
+
+@pytest.mark.filterwarnings("ignore:The PyTorch API of nested tensors")
+def test_compares_refusals_name_compare():
+    nested = torch.nested.nested_tensor([torch.ones(2), torch.ones(3)], requires_grad=True)
+    with pytest.raises(ValueError, match="compare"):
+        compare(nested, {"x": torch.ones(2)})

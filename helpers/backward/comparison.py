@@ -232,8 +232,15 @@ def _tensors_compared(
         name, tensor = _tensor_named(key, named, output)
         if not tensor.requires_grad:
             raise ValueError(MESSAGES.say("needs no grad", name=name))
+        if tensor.is_meta:
+            raise ValueError(MESSAGES.say("meta tensor", name=name))
+        # Two unnamed tensors of one shape, both named by it: each keeps a row of its own.
+        base, count = name, 1
+        while name in tensors and tensors[name] is not tensor:
+            count += 1
+            name = f"{base} #{count}"
         tensors[name] = tensor
-        yours[name] = _as_gradient(name, gradient)
+        yours[name] = _as_gradient(name, gradient, tensor)
         # Every variable holding it: two names for one tensor (grad_h = grad_h_relu, masked in
         # place) is often the very mistake.
         holding = list(dict.fromkeys(n for n, t in named if t is gradient))
@@ -254,8 +261,16 @@ def _tensor_named(
             return name, tensor
     nearest = _nearest(key, [name for name, _ in named])
     if nearest:
-        raise KeyError(MESSAGES.say("no such name, nearest", name=key, nearest=nearest))
-    raise KeyError(MESSAGES.say("no such name", name=key))
+        raise UnknownName(MESSAGES.say("no such name, nearest", name=key, nearest=nearest))
+    raise UnknownName(MESSAGES.say("no such name", name=key))
+
+
+class UnknownName(KeyError):
+    """A name compare cannot find among your variables; the text names the nearest ones."""
+
+    def __str__(self) -> str:
+        # KeyError would show its text in quotes, with escapes: this is a sentence, not a key.
+        return str(self.args[0]) if self.args else ""
 
 
 def _nearest(name: str, names: list[str]) -> str:
@@ -263,14 +278,15 @@ def _nearest(name: str, names: list[str]) -> str:
     return MESSAGES.say("list separator").join(repr(n) for n in close)
 
 
-def _as_gradient(name: str, gradient: object) -> torch.Tensor:
-    """Your gradient as a tensor: a tensor (detached), or a number or list of numbers."""
+def _as_gradient(name: str, gradient: object, tensor: torch.Tensor) -> torch.Tensor:
+    """Your gradient as a tensor: a tensor (detached), or a number or list of numbers, read in
+    the dtype of ``tensor`` (a plain 2.0 for a float64 tensor is a float64 gradient)."""
     if isinstance(gradient, torch.Tensor):
         return gradient.detach()
     if gradient is None:
         raise TypeError(MESSAGES.say("gradient none", name=name))
     try:
-        return torch.as_tensor(gradient)
+        return torch.as_tensor(gradient, dtype=tensor.dtype, device=tensor.device)
     except (TypeError, ValueError, RuntimeError):
         raise TypeError(
             MESSAGES.say("gradient not a tensor", name=name, got=type(gradient).__name__)
@@ -399,9 +415,11 @@ def _largest_difference(
     first = yours.to(autograd.device).to_dense() if yours.layout != torch.strided else yours
     second = autograd.to_dense() if autograd.layout != torch.strided else autograd
     first, second = first.to(device=second.device, dtype=dtype), second.to(dtype=dtype)
-    both_nan = first.isnan() & second.isnan()
+    # Equal numbers differ by nothing, infinities of one sign too (inf - inf would be nan), and
+    # so do two nans: sqrt's exact gradient at 0 is inf, and yours may rightly be inf there.
+    same = (first == second) | (first.isnan() & second.isnan())
     difference = (first - second).abs()
-    difference = torch.where(both_nan, 0.0, difference.nan_to_num(nan=math.inf))
+    difference = torch.where(same, 0.0, difference.nan_to_num(nan=math.inf))
     if difference.numel() == 0:
         return 0.0, (), 0.0
     flat = int(difference.argmax())

@@ -37,23 +37,23 @@ _TEXTS = {
     "nested tensor": {
         "en": (
             "{where} is a nested tensor (torch.nested), whose pieces have shapes of their own, "
-            "and trace and grad work with plain tensors only. Use output.backward() or "
+            "and trace, grad and compare work with plain tensors only. Use output.backward() or "
             "torch.autograd.grad instead."
         ),
         "zh": (
-            "{where} 是一个嵌套张量（torch.nested），它的各个分块形状各不相同，而 trace() 和 "
-            "grad() 只处理普通张量。请改用 output.backward() 或 torch.autograd.grad。"
+            "{where} 是一个嵌套张量（torch.nested），它的各个分块形状各不相同，而 trace()、"
+            "grad() 和 compare() 只处理普通张量。请改用 output.backward() 或 torch.autograd.grad。"
         ),
     },
     "nested in graph": {
         "en": (
             "This graph holds a nested tensor (torch.nested, at {node}), whose pieces have "
-            "shapes of their own, and trace and grad work with plain tensors only. Use "
+            "shapes of their own, and trace, grad and compare work with plain tensors only. Use "
             "output.backward() or torch.autograd.grad instead."
         ),
         "zh": (
             "这张计算图里有一个嵌套张量（torch.nested，在节点 {node} 处），它的各个分块形状各不"
-            "相同，而 trace() 和 grad() 只处理普通张量。请改用 output.backward() 或 "
+            "相同，而 trace()、grad() 和 compare() 只处理普通张量。请改用 output.backward() 或 "
             "torch.autograd.grad。"
         ),
     },
@@ -199,14 +199,14 @@ _TEXTS = {
     },
     "graph too large": {
         "en": (
-            "This graph has more than {most:,} autograd nodes, and trace and grad look at every "
-            "one: {why}. Trace a smaller graph (fewer layers or steps); output.backward() has no "
-            "such limit."
+            "This graph has more than {most:,} autograd nodes, and trace, grad and compare look "
+            "at every one: {why}. Use them on a smaller graph (fewer layers or steps); "
+            "output.backward() has no such limit."
         ),
         "zh": (
-            "这张计算图有超过 {most:,} 个 autograd 节点，而 trace() 和 grad() "
-            "要查看其中的每一个：{why}。请追踪一张更小的图（更少的层或步数）；output.backward() "
-            "没有这个限制。"
+            "这张计算图有超过 {most:,} 个 autograd 节点，而 trace()、grad() 和 compare() "
+            "要查看其中的每一个：{why}。请在一张更小的图（更少的层或步数）上使用它们；"
+            "output.backward() 没有这个限制。"
         ),
     },
     # What PyTorch's engine refused, said so that a learner can act on it.
@@ -774,12 +774,21 @@ _COMPARE_TEXTS = {
         "zh": "{name} 不需要梯度，autograd 不会为它计算梯度：请比较从权重到输出之间的那些张量。",
     },
     "not in graph": {
-        "en": "{name} is not in the graph of {output}: it was computed in another run of the "
-        "forward pass (running a cell again makes new tensors). Run the forward pass once more, "
-        "then your gradients from it, then compare.",
-        "zh": "{name} 不在 {output} 的计算图里：它是在另一次前向传播中算出来的"
-        "（重新运行一个单元格会生成新的张量）。请重新运行一次前向传播，"
-        "再根据它算出你的梯度，然后再比较。",
+        "en": "{name} is not in the graph of {output}. Either it was computed in another run of "
+        "the forward pass (running a cell again makes new tensors): run the forward pass once "
+        "more, then your gradients from it, then compare. Or {output} was computed from it "
+        "through .detach() or under torch.no_grad(), which cut it off: no gradient of {output} "
+        "reaches it, so compare the tensors on the way from the weights to {output}.",
+        "zh": "{name} 不在 {output} 的计算图里。要么它是在另一次前向传播中算出来的"
+        "（重新运行一个单元格会生成新的张量）：请重新运行一次前向传播，再根据它算出你的梯度，"
+        "然后再比较。要么 {output} 是经过 .detach() 或在 torch.no_grad() 之下由它算出来的，"
+        "这就把它切断了：{output} 的梯度到不了它，请比较从权重到 {output} 这一路上的张量。",
+    },
+    "meta tensor": {
+        "en": "{name} is a meta tensor (device='meta'): it has a shape but no numbers, so there "
+        "is no gradient to compare. Run the forward pass on the CPU or a GPU, then compare.",
+        "zh": "{name} 是一个 meta 张量（device='meta'）：它只有形状，没有数值，所以没有梯度可以"
+        "比较。请在 CPU 或 GPU 上运行前向传播，然后再比较。",
     },
     "gradient none": {
         "en": "Your gradient of {name} is None. Compute it by hand (a tensor of {name}'s shape); "

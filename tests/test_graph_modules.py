@@ -371,24 +371,39 @@ def test_a_module_called_twice_is_one_folded_box_per_call():
     draw(loss).svg()
 
 
-def test_a_cell_run_at_every_step_shares_its_parameters_between_its_calls():
+def test_a_cell_run_at_every_step_is_one_box_with_its_steps_inside():
+    # Each step feeds the next call of the same cell: inside one box, that is no cycle.
     torch.manual_seed(0)
     model = Sequence()
     with recording(model):
         loss = model(torch.randn(2, 5)).pow(2).mean()
-    boxes = folded_boxes(loss)
-    cells = [box for box in boxes if box.title.startswith("cell1 ·")]
-    cells.sort(key=lambda box: box.notes)
-    assert [box.notes for box in cells] == [[f"call {n} of 5"] for n in range(1, 6)]
-    # The parameters are counted in the first call's box only, and sent to no other call.
-    assert [box for box in cells if "parameters" in box.value] == [cells[0]]
+    boxes = {box.title: box for box in folded_boxes(loss)}
+    assert set(boxes) == {"cell1 · LSTMCell", "cell2 · LSTMCell", "linear · Linear"}
+    assert all(box.notes == [] for box in boxes.values())
     from helpers.graph import build
 
-    picture = build(loss)
-    cell_ids = {box.id for box in cells}
-    first = cells[0].id
-    # Only the hidden state goes from the first call to the second.
-    assert [e.target for e in picture.edges if e.source == first and e.target in cell_ids] == [
-        cells[1].id
-    ]
+    assert is_acyclic(build(loss))
+
+
+def test_calls_that_depend_on_each_other_through_other_modules_share_parameters():
+    # One Linear applied twice with another module between: the second call's box gets no arrow
+    # from the parameters drawn in the first call's box.
+    class Twice(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.linear, self.norm = nn.Linear(4, 4), nn.LayerNorm(4)
+
+        def forward(self, x):
+            return self.linear(self.norm(self.linear(x)))
+
+    model = Twice()
+    with recording(model):
+        loss = model(torch.randn(3, 4)).sum()
+    graph = build_graph([loss], [])
+    picture = fold(graph, modules_of(graph), {"linear", "norm"})
+    boxes = [box for box in picture.nodes if box.title.startswith("linear ·")]
+    boxes.sort(key=lambda box: box.notes)
+    assert [box.notes for box in boxes] == [["call 1 of 2"], ["call 2 of 2"]]
+    assert [box for box in boxes if "parameters" in box.value] == [boxes[0]]
+    assert not [e for e in picture.edges if (e.source, e.target) == (boxes[0].id, boxes[1].id)]
     assert is_acyclic(picture)

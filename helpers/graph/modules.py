@@ -214,7 +214,7 @@ def count_boxes(
     runs = _runs(graph, modules, folded, kept_whole)
     merged = sum(len(run) - 3 for run in runs)  # a run of n keeps its ends and one box between
     loose = sum(1 for node in graph.nodes if node.id not in inside)
-    return loose + len(set(_call_keys(modules, inside).values())) - merged
+    return loose + len(set(_call_keys(graph, modules, inside).values())) - merged
 
 
 def _folded_box_of(graph: Graph, modules: Modules, folded: set[str]) -> dict[str, str]:
@@ -231,17 +231,54 @@ def _folded_box_of(graph: Graph, modules: Modules, folded: set[str]) -> dict[str
     return found
 
 
-def _call_keys(modules: Modules, inside: dict[str, str]) -> dict[str, tuple[str, int]]:
-    """Each box inside a folded module, mapped to (module path, call): a module whose forward
-    ran twice (a Dropout used before and after a layer, a cell run at every time step) is one
-    folded box per call, since one box for both would be its own input. A box no call is known
-    for (a parameter's) joins its module's first call."""
-    keys = {box: (path, modules.call_of(box, path)) for box, path in inside.items()}
+def _call_keys(
+    graph: Graph, modules: Modules, inside: dict[str, str]
+) -> dict[str, tuple[str, int]]:
+    """Each box inside a folded module, mapped to (module path, call): the folded box it joins.
+
+    A module's calls share one box (0) when they can: a layer applied to each sample of a batch
+    in a loop is one box. Where one box would be its own input, through the boxes between (the
+    same Dropout before and after a GRU, a cell run at every time step), that module is one box
+    per call, numbered from 1. A box no call is known for (a parameter's) joins the module's
+    first call."""
+    own = {box: (path, modules.call_of(box, path)) for box, path in inside.items()}
     first: dict[str, int] = {}
-    for path, call in keys.values():
+    for path, call in own.values():
         if call:
             first[path] = min(first.get(path, call), call)
-    return {box: (path, call or first.get(path, 0)) for box, (path, call) in keys.items()}
+    per_call = {box: (path, call or first.get(path, 0)) for box, (path, call) in own.items()}
+    split: set[str] = set()  # the modules drawn one box per call
+    while True:
+        keys = {box: (p, c if p in split else 0) for box, (p, c) in per_call.items()}
+        in_cycles = _paths_in_cycles(graph, keys) - split
+        if not in_cycles:
+            return keys
+        split |= in_cycles
+
+
+def _paths_in_cycles(graph: Graph, keys: dict[str, tuple[str, int]]) -> set[str]:
+    """The modules whose folded box, with boxes joined as ``keys`` says, lies on a cycle of
+    arrows: the boxes left when boxes with no arrow in are taken away one by one, and then those
+    with no arrow out (Kahn's method, both ways), are the cycles."""
+    box = {node.id: keys.get(node.id, node.id) for node in graph.nodes}
+    arrows = {(box[e.source], box[e.target]) for e in graph.edges if box[e.source] != box[e.target]}
+    left = set(box.values())
+    for forward in (True, False):
+        ends = [(a, b) if forward else (b, a) for a, b in arrows]
+        count = Counter(b for a, b in ends if a in left and b in left)
+        ready = [item for item in left if not count[item]]
+        after = defaultdict(list)
+        for a, b in ends:
+            after[a].append(b)
+        while ready:
+            item = ready.pop()
+            left.discard(item)
+            for b in after[item]:
+                if b in left:
+                    count[b] -= 1
+                    if not count[b]:
+                        ready.append(b)
+    return {item[0] for item in left if isinstance(item, tuple)}
 
 
 def _ancestors_of(path: str) -> list[str]:
@@ -322,7 +359,7 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
     inside = _folded_box_of(graph, modules, folded)
     runs = _runs(graph, modules, folded, expand)
     middle_of = {path: run for run in runs for path in run[1:-1]}
-    keys = _call_keys(modules, inside)
+    keys = _call_keys(graph, modules, inside)
     calls = Counter(path for path, _ in set(keys.values()))
     boxes: list[GraphNode] = []
     box_of_module: dict[str | tuple[str, int], str] = {}  # a run's second path, or (path, call)

@@ -60,12 +60,13 @@ def grad(
     Side effects are those of ``torch.autograd.grad``: your hooks run once (in PyTorch's pass),
     a tensor that called ``retain_grad()`` gets its ``.grad``, no leaf's ``.grad`` changes; only
     a custom Function's ``backward`` runs twice, once in each engine. What PyTorch's engine
-    refuses, grad refuses, with its reason (a reentrant checkpoint, for one, before anything is
-    written), and so does a graph of more than `NODES_SAFE_TO_SEE` Nodes. A graph whose saved
+    refuses, grad refuses, with its reason, and so does a graph of more than `NODES_SAFE_TO_SEE`
+    Nodes, or one holding a reentrant checkpoint anywhere (for whose inner parameters
+    ``torch.autograd.grad`` answers None), before anything is written. A graph whose saved
     tensors come back through an unpack hook (a non-reentrant checkpoint, which runs its forward
     again; a ``saved_tensors_hooks``) is refused before anything runs: going through it twice
-    would run that hook more often than ``torch.autograd.grad`` does. (A torch older than 2.12
-    hides those hooks: there a checkpoint is refused after PyTorch's pass, and a learner's own
+    would run that hook more often than ``torch.autograd.grad`` does. (Torch 2.8 to 2.11 hide
+    those hooks: there a checkpoint is refused after PyTorch's pass, and a learner's own
     unpack hook runs in both passes; NOTE [unpack hooks on older torch] in refusals.py.) Unlike
     PyTorch, it leaves the graph intact. Read ``_backward_by_hand`` (in engine.py): it is the
     whole algorithm.

@@ -407,3 +407,25 @@ def test_calls_that_depend_on_each_other_through_other_modules_share_parameters(
     assert [box for box in boxes if "parameters" in box.value] == [boxes[0]]
     assert not [e for e in picture.edges if (e.source, e.target) == (boxes[0].id, boxes[1].id)]
     assert is_acyclic(picture)
+
+
+def test_the_folded_models_box_offers_a_name_that_expand_takes():
+    # A model written number by number, with no submodules: its one box is the model itself.
+    from helpers.graph import build
+
+    class Scalars(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.weights = nn.ParameterList(nn.Parameter(torch.tensor(float(i))) for i in range(3))
+
+        def forward(self, xs):
+            return sum(w * x for w, x in zip(self.weights, xs, strict=True))
+
+    model = Scalars()
+    with recording(model):
+        loss = model([torch.tensor(1.0), torch.tensor(2.0), torch.tensor(3.0)]).relu()
+    graph = build_graph([loss], [])
+    (box,) = [node for node in fold(graph, modules_of(graph), {""}).nodes if node.kind == MODULE]
+    assert box.tooltip.startswith("the model, folded") and "expand='')" in box.tooltip
+    whole = build(loss, expand="")  # the name offered is one expand takes
+    assert not [node for node in whole.nodes if node.kind == MODULE]

@@ -392,7 +392,7 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
             title, notes = modules.label(path), []
             if calls[path] > 1:
                 notes = [say("call of", call=key[1], calls=calls[path])]
-            tooltip = say("folded module", path=path or say("the model"))
+            tooltip = say("folded module", name=path or say("the model"), path=path)
             paths_of_box[box_id] = (path,)
         boxes.append(_folded_box(box_id, title, nodes, notes, tooltip))
     rep = {}
@@ -616,8 +616,8 @@ _TEXTS = {
         "（或一串结构相同的模块）。点击一个紫色方框可以把它展开，点击外框的名字可以把它重新折叠。",
     },
     "folded module": {
-        "en": "{path}, folded: draw(..., expand='{path}') draws it whole",
-        "zh": "{path}（已折叠）：draw(..., expand='{path}') 可以把它完整画出",
+        "en": "{name}, folded: draw(..., expand='{path}') draws it whole",
+        "zh": "{name}（已折叠）：draw(..., expand='{path}') 可以把它完整画出",
     },
     "folded run": {
         "en": "{first} to {last}, folded: each is built like the box before them",

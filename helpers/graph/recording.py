@@ -155,7 +155,8 @@ _ACTIVE = threading.local()  # .recorder: the recording running in this thread, 
 # Node numbered from the counter's value before the call up to its value after was made by the
 # call, and the walk back from the call's results finds them, stopping at the first older Node.
 # Each way counts in its own unit (list places or numbers); `_Recorder` keeps the difference in
-# `made_so_far`, `made_since` and `made_by_call`, and the rest is the same.
+# `made_so_far`, `made_since`, `label_call` and the end of a module's forward (`label_made` or
+# `label_unlabelled`), and the rest is the same.
 _NODE_CREATION_HOOK = getattr(torch.autograd.graph, "node_creation_hook", None)
 _next_sequence_nr = torch._C._autograd._get_sequence_nr
 
@@ -194,7 +195,8 @@ class _Recorder:
         self.running: list[_Running] = []
         self.calls: Counter[_Module] = Counter()  # how often each module's forward has started
         self.labelled = 0  # Nodes labelled so far by a call or a module's forward
-        self._labels: dict[tuple[_Module, str | None, int | None], MadeBy] = {}
+        # (module, file, line, calls along its path) -> the one label for the Nodes made there
+        self._labels: dict[tuple[_Module, str | None, int | None, tuple[int, ...]], MadeBy] = {}
         # With torch's Node-creation hook: the Nodes made in this thread and not labelled yet.
         self.made: list[Any] | None = [] if _NODE_CREATION_HOOK is not None else None
 

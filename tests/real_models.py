@@ -310,3 +310,105 @@ CASES: dict[str, Callable[[], Case]] = {
     "micrograd MLP of scalars": micrograd_mlp,
     "actor-critic": actor_critic,
 }
+
+
+def d2l_gru_from_scratch() -> Case:
+    # d2l.ai, "Gated Recurrent Units (GRU)", from scratch: the gates' weights as parameters of
+    # one module, the recurrence written out step by step.
+    class GRUScratch(nn.Module):
+        def __init__(self, inputs=3, hidden=4):
+            super().__init__()
+
+            def triple():
+                return (
+                    nn.Parameter(torch.randn(inputs, hidden) * 0.1),
+                    nn.Parameter(torch.randn(hidden, hidden) * 0.1),
+                    nn.Parameter(torch.zeros(hidden)),
+                )
+
+            self.W_xz, self.W_hz, self.b_z = triple()
+            self.W_xr, self.W_hr, self.b_r = triple()
+            self.W_xh, self.W_hh, self.b_h = triple()
+            self.hidden = hidden
+
+        def forward(self, inputs):
+            state = torch.zeros(inputs.shape[1], self.hidden)
+            outputs = []
+            for x in inputs:
+                z = torch.sigmoid(x @ self.W_xz + state @ self.W_hz + self.b_z)
+                r = torch.sigmoid(x @ self.W_xr + state @ self.W_hr + self.b_r)
+                candidate = torch.tanh(x @ self.W_xh + (r * state) @ self.W_hh + self.b_h)
+                state = z * state + (1 - z) * candidate
+                outputs.append(state)
+            return torch.stack(outputs)
+
+    model = GRUScratch()
+    inputs = torch.randn(5, 2, 3)
+    return model, lambda: model(inputs).pow(2).mean()
+
+
+def checkpointed_blocks() -> Case:
+    # The PyTorch docs' torch.utils.checkpoint, non-reentrant, around each block of a stack:
+    # the forward of a block runs again when backward needs what it saved.
+    from torch.utils.checkpoint import checkpoint
+
+    class Checkpointed(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.blocks = nn.ModuleList(nn.Sequential(nn.Linear(4, 4), nn.Tanh()) for _ in range(3))
+            self.head = nn.Linear(4, 1)
+
+        def forward(self, x):
+            for block in self.blocks:
+                x = checkpoint(block, x, use_reentrant=False)
+            return self.head(x)
+
+    model = Checkpointed()
+    x = torch.randn(3, 4, requires_grad=True)
+    return model, lambda: model(x).pow(2).sum()
+
+
+def wgan_gp_critic_step() -> Case:
+    # The WGAN-GP paper's critic loss as PyTorch implementations write it: the gradient of the
+    # critic at points between real and fake samples, taken with create_graph=True, penalised
+    # for a norm away from 1.
+    critic = nn.Sequential(nn.Linear(3, 8), nn.Tanh(), nn.Linear(8, 1))
+    real, fake = torch.randn(4, 3), torch.randn(4, 3)
+
+    def run():
+        mix = torch.rand(4, 1)
+        between = (mix * real + (1 - mix) * fake).requires_grad_()
+        (slope,) = torch.autograd.grad(critic(between).sum(), between, create_graph=True)
+        penalty = ((slope.norm(dim=1) - 1) ** 2).mean()
+        return critic(fake).mean() - critic(real).mean() + 10 * penalty
+
+    return critic, run
+
+
+def transformer_encoder() -> Case:
+    # torch.nn.TransformerEncoder, as the PyTorch tutorials build a small one: two layers, a
+    # causal mask, a linear head.
+    class Encoder(nn.Module):
+        def __init__(self, width=8):
+            super().__init__()
+            layer = nn.TransformerEncoderLayer(width, 2, dim_feedforward=16, dropout=0.1)
+            self.encoder = nn.TransformerEncoder(layer, 2, enable_nested_tensor=False)
+            self.head = nn.Linear(width, 5)
+
+        def forward(self, x):
+            mask = nn.Transformer.generate_square_subsequent_mask(x.shape[0])
+            return self.head(self.encoder(x, mask=mask, is_causal=True))
+
+    model = Encoder()
+    x = torch.randn(4, 2, 8)
+    return model, lambda: model(x).log_softmax(-1).mean()
+
+
+CASES.update(
+    {
+        "d2l GRU from scratch": d2l_gru_from_scratch,
+        "checkpointed blocks": checkpointed_blocks,
+        "WGAN-GP critic step": wgan_gp_critic_step,
+        "transformer encoder": transformer_encoder,
+    }
+)

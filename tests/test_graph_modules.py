@@ -429,3 +429,18 @@ def test_the_folded_models_box_offers_a_name_that_expand_takes():
     assert box.tooltip.startswith("the model, folded") and "expand='')" in box.tooltip
     whole = build(loss, expand="")  # the name offered is one expand takes
     assert not [node for node in whole.nodes if node.kind == MODULE]
+
+
+def test_a_picture_of_one_folded_box_says_so_in_the_singular_in_both_languages():
+    from helpers.graph.modules import folding_note
+
+    model = nn.Sequential(nn.Linear(2, 2))
+    with recording(model):
+        loss = model(torch.randn(3, 2)).sum()
+    graph = build_graph([loss], [])
+    picture = fold(graph, modules_of(graph), {""})
+    note = folding_note(picture, {""})
+    assert note.startswith("Folded by module: the purple box stands for the model · Sequential.")
+    assert "expand='')" in note and "each of the" not in note
+    with speaking("zh"):
+        assert "紫色框代表" in folding_note(picture, {""}, interactive=True)

@@ -446,9 +446,13 @@ def folding_note(graph: Graph, folded: set[str], interactive: bool = False) -> s
     boxes = [node for node in graph.nodes if node.kind == MODULE]
     if not boxes:
         return None
+    example = _example_to_expand(folded)
+    if len(boxes) == 1:  # one box: no "each of the 1 purple boxes"
+        if interactive:
+            return say("folded caption, view, one box", name=boxes[0].title)
+        return say("folded caption, one box", name=boxes[0].title, example=example)
     if interactive:
         return say("folded caption, view", count=len(boxes))
-    example = _example_to_expand(folded)
     return say("folded caption", count=len(boxes), example=example)
 
 
@@ -607,6 +611,18 @@ _TEXTS = {
         "（或一串结构相同的模块）。"
         "draw(..., expand='{example}') 可以把其中一个完整画出，"
         "draw(..., fold=False, max_nodes=None) 画出每一个节点。",
+    },
+    "folded caption, one box": {
+        "en": "Folded by module: the purple box stands for {name}. draw(..., expand='{example}') "
+        "draws it whole, draw(..., fold=False, max_nodes=None) every Node.",
+        "zh": "按模块折叠：紫色框代表 {name}。"
+        "draw(..., expand='{example}') 可以把它完整画出，"
+        "draw(..., fold=False, max_nodes=None) 画出每一个节点。",
+    },
+    "folded caption, view, one box": {
+        "en": "Folded by module: the purple box stands for {name}. Click it to unfold it, and a "
+        "frame's name to fold it again.",
+        "zh": "按模块折叠：紫色框代表 {name}。点击它可以把它展开，点击外框的名字可以把它重新折叠。",
     },
     "folded caption, view": {
         "en": "Folded by module: each of the {count} purple boxes stands for a module of your "

@@ -37,47 +37,52 @@ def mnist_cnn() -> Case:
     return model, lambda: F.nll_loss(model(images), labels)
 
 
-def word_language_model() -> Case:
-    # pytorch/examples, word_language_model/model.py RNNModel: an embedding, the same Dropout
-    # before and after a two-layer GRU with dropout between layers, a decoder tied to the
-    # embedding's weights.
-    class RNNModel(nn.Module):
-        def __init__(self, tokens=30, width=8):
-            super().__init__()
-            self.drop = nn.Dropout(0.2)
-            self.encoder = nn.Embedding(tokens, width)
-            self.rnn = nn.GRU(width, width, 2, dropout=0.2)
-            self.decoder = nn.Linear(width, tokens)
+class RNNModel(nn.Module):
+    """pytorch/examples, word_language_model/model.py RNNModel: an embedding, the same Dropout
+    before and after a two-layer GRU with dropout between layers, a decoder (tied to the
+    embedding's weights with ``tie``)."""
+
+    def __init__(self, tokens=30, width=8, tie=False):
+        super().__init__()
+        self.drop = nn.Dropout(0.2)
+        self.encoder = nn.Embedding(tokens, width)
+        self.rnn = nn.GRU(width, width, 2, dropout=0.2)
+        self.decoder = nn.Linear(width, tokens)
+        if tie:
             self.decoder.weight = self.encoder.weight
 
-        def forward(self, tokens):
-            output, _ = self.rnn(self.drop(self.encoder(tokens)))
-            return F.log_softmax(self.decoder(self.drop(output)), dim=-1)
+    def forward(self, tokens):
+        output, _ = self.rnn(self.drop(self.encoder(tokens)))
+        return F.log_softmax(self.decoder(self.drop(output)), dim=-1)
 
-    model = RNNModel()
+
+def word_language_model() -> Case:
+    model = RNNModel(tie=True)
     tokens = torch.randint(0, 30, (5, 2))
     return model, lambda: F.nll_loss(model(tokens).view(-1, 30), tokens.view(-1))
 
 
+class Sequence(nn.Module):
+    """pytorch/examples, time_sequence_prediction/train.py Sequence: two LSTMCells and a Linear
+    run one time step at a time."""
+
+    def __init__(self, width=6):
+        super().__init__()
+        self.width = width
+        self.cell1, self.cell2 = nn.LSTMCell(1, width), nn.LSTMCell(width, width)
+        self.linear = nn.Linear(width, 1)
+
+    def forward(self, x):
+        h1 = c1 = h2 = c2 = torch.zeros(x.size(0), self.width)
+        outputs = []
+        for step in x.split(1, dim=1):
+            h1, c1 = self.cell1(step, (h1, c1))
+            h2, c2 = self.cell2(h1, (h2, c2))
+            outputs.append(self.linear(h2))
+        return torch.cat(outputs, dim=1)
+
+
 def time_sequence_prediction() -> Case:
-    # pytorch/examples, time_sequence_prediction/train.py Sequence: two LSTMCells and a Linear
-    # run one time step at a time.
-    class Sequence(nn.Module):
-        def __init__(self, width=6):
-            super().__init__()
-            self.width = width
-            self.lstm1, self.lstm2 = nn.LSTMCell(1, width), nn.LSTMCell(width, width)
-            self.linear = nn.Linear(width, 1)
-
-        def forward(self, x):
-            h1 = c1 = h2 = c2 = torch.zeros(x.size(0), self.width)
-            outputs = []
-            for step in x.split(1, dim=1):
-                h1, c1 = self.lstm1(step, (h1, c1))
-                h2, c2 = self.lstm2(h1, (h2, c2))
-                outputs.append(self.linear(h2))
-            return torch.cat(outputs, dim=1)
-
     model = Sequence()
     x = torch.randn(2, 6)
     return model, lambda: F.mse_loss(model(x[:, :-1]), x[:, 1:])

@@ -5,6 +5,7 @@ fit, and expand= draws a module whole inside the rest.
 
 import pytest
 import torch
+from real_models import RNNModel, Sequence
 from torch import nn
 
 from helpers.graph import recording
@@ -301,42 +302,6 @@ def test_a_second_recording_labels_the_parameters_for_its_own_pass():
 # --- a module called more than once ---------------------------------------------------------------
 
 
-class RNNModel(nn.Module):
-    """pytorch/examples' word_language_model, written after its description: an embedding, the
-    same Dropout before and after a two-layer GRU with dropout between its layers, a decoder."""
-
-    def __init__(self, tokens=50, width=16):
-        super().__init__()
-        self.drop = nn.Dropout(0.2)
-        self.encoder = nn.Embedding(tokens, width)
-        self.rnn = nn.GRU(width, width, 2, dropout=0.2)
-        self.decoder = nn.Linear(width, tokens)
-
-    def forward(self, tokens):
-        output, _ = self.rnn(self.drop(self.encoder(tokens)))
-        return self.decoder(self.drop(output)).log_softmax(-1)
-
-
-class Sequence(nn.Module):
-    """pytorch/examples' time_sequence_prediction, written after its description: two LSTMCells
-    and a Linear run at every time step."""
-
-    def __init__(self, width=8):
-        super().__init__()
-        self.width = width
-        self.cell1, self.cell2 = nn.LSTMCell(1, width), nn.LSTMCell(width, width)
-        self.linear = nn.Linear(width, 1)
-
-    def forward(self, x):
-        h1 = c1 = h2 = c2 = torch.zeros(x.size(0), self.width)
-        outputs = []
-        for step in x.split(1, dim=1):
-            h1, c1 = self.cell1(step, (h1, c1))
-            h2, c2 = self.cell2(h1, (h2, c2))
-            outputs.append(self.linear(h2))
-        return torch.cat(outputs, dim=1)
-
-
 def folded_boxes(output: torch.Tensor) -> list:
     from helpers.graph import build
 
@@ -361,7 +326,7 @@ def test_a_module_called_twice_is_one_folded_box_per_call():
     from helpers.graph import build, draw
 
     torch.manual_seed(0)
-    model = RNNModel()
+    model = RNNModel(tokens=50, width=16)
     tokens = torch.randint(0, 50, (7, 3))
     with recording(model):
         loss = nn.functional.nll_loss(model(tokens).view(-1, 50), tokens.view(-1))
@@ -374,7 +339,7 @@ def test_a_module_called_twice_is_one_folded_box_per_call():
 def test_a_cell_run_at_every_step_is_one_box_with_its_steps_inside():
     # Each step feeds the next call of the same cell: inside one box, that is no cycle.
     torch.manual_seed(0)
-    model = Sequence()
+    model = Sequence(width=8)
     with recording(model):
         loss = model(torch.randn(2, 5)).pow(2).mean()
     boxes = {box.title: box for box in folded_boxes(loss)}

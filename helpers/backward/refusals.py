@@ -257,8 +257,6 @@ def _friendly_errors() -> Iterator[None]:
         message = str(error)
         if "already been freed" in message:
             advice = MESSAGES.say("graph freed")
-        elif "use_reentrant=True" in message:
-            advice = MESSAGES.say("reentrant checkpoint in grad")
         elif "returned an incorrect number of gradients" in message:
             advice = MESSAGES.say("wrong number of gradients", error=message)
         else:

@@ -115,8 +115,7 @@ def modules_of(graph: Graph) -> Modules:
     # AccumulateGrad is reused, label and all, by every later pass (see MadeBy.recording).
     labels = [_made_by(node.fn) for node in graph.nodes]
     passes = {made.recording for made in labels if made is not None and made.parameter is None}
-    for node in graph.nodes:
-        made = _made_by(node.fn)
+    for node, made in zip(graph.nodes, labels, strict=True):
         if made is not None and made.parameter is not None and made.recording not in passes:
             made = None
         if made is not None:
@@ -129,12 +128,14 @@ def modules_of(graph: Graph) -> Modules:
             of_box[node.id] = of_box.get(node.same_as)
             calls[node.id] = calls.get(node.same_as, ())
     for edge in graph.edges:  # a tensor's box comes after its op; a saved box feeds its op
-        made_it, beside = (edge.source, edge.target) if edge.kind == "output" else (None, None)
-        if edge.kind == "saved":
-            made_it, beside = edge.target, edge.source
-        if made_it is not None:
-            of_box.setdefault(beside, of_box.get(made_it))
-            calls.setdefault(beside, calls.get(made_it, ()))
+        if edge.kind == "output":
+            op, beside = edge.source, edge.target
+        elif edge.kind == "saved":
+            op, beside = edge.target, edge.source
+        else:
+            continue
+        of_box.setdefault(beside, of_box.get(op))
+        calls.setdefault(beside, calls.get(op, ()))
     for node in graph.nodes:
         of_box.setdefault(node.id, None)
     return Modules(of_box, types, calls)
@@ -405,13 +406,15 @@ def fold(graph: Graph, modules: Modules, folded: set[str], expand: Collection[st
     shared = {
         box for box, path in inside.items() if calls[path] > 1 and not modules.call_of(box, path)
     }
-    kept = [
-        edge
-        for edge in graph.edges
-        if not (edge.source in shared and rep.get(edge.target, edge.target) != rep[edge.source])
-        or inside.get(edge.target) != inside[edge.source]
-    ]
-    edges = _folded_edges(kept, rep)
+
+    def to_a_later_call(edge: GraphEdge) -> bool:
+        return (
+            edge.source in shared
+            and inside.get(edge.target) == inside[edge.source]
+            and rep[edge.target] != rep[edge.source]
+        )
+
+    edges = _folded_edges([edge for edge in graph.edges if not to_a_later_call(edge)], rep)
     # Each box in the frame of the module it belongs to: a folded module's box in its parent's.
     frame_of = {node.id: modules.of_box.get(node.id) for node in boxes}
     for key, box_id in box_of_module.items():

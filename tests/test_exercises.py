@@ -18,11 +18,13 @@ import torch
 from helpers.exercises import _REGISTRY as registry
 from helpers.exercises import (
     MESSAGES,
+    Names,
     UnknownExercise,
     WrongKind,
     as_bool,
     as_bools,
     as_choice,
+    as_name,
     as_names,
     as_number,
     as_numbers,
@@ -120,11 +122,27 @@ def test_braces_in_a_hint_are_shown_as_written(demo_exercise):
     assert "as {digits}." in check(demo_exercise, 5).message
 
 
-def test_answer_of_the_wrong_kind_gets_a_note_on_the_kind_expected(demo_exercise):
+def test_an_answer_that_cannot_be_read_is_told_how_one_is_written_and_gets_no_hint(demo_exercise):
     verdict = check(demo_exercise, {4})
-    assert not verdict.correct
-    assert "Not quite. The answer here is one number" in verdict.message
-    assert "Hint:" in verdict.message
+    assert verdict.answered and not verdict.correct and not verdict.readable
+    assert verdict.message.split("\n") == [
+        "99.1: I cannot read this answer. The answer here is one number, such as 3 or 2.5 (not a "
+        "list, not True/False).",
+        "Nothing was marked right or wrong: write your answer that way and run the cell.",
+    ]
+
+
+def test_an_answer_that_cannot_be_read_gets_the_hint_and_the_worked_answer_when_asked(
+    demo_exercise,
+):
+    message = check(demo_exercise, "four?", hint=True, show_answer=True).message
+    assert "Hint: Count two fingers" in message and "Worked answer: 2 + 2 = 4." in message
+
+
+def test_a_wrong_value_is_readable_and_an_unread_answer_is_not_shown_in_red(demo_exercise):
+    assert check(demo_exercise, 5).readable and check(demo_exercise, 4).readable
+    assert "#b3261e" in check(demo_exercise, 5)._repr_html_()
+    assert "#b3261e" not in check(demo_exercise, "four?")._repr_html_()
 
 
 def test_an_exercise_whose_test_raises_anything_marks_the_answer_wrong():
@@ -254,11 +272,13 @@ def test_in_chinese_a_wrong_answer_gets_the_chinese_hint_and_how_to_see_the_answ
     ]
 
 
-def test_in_chinese_the_note_on_the_kind_of_answer_is_chinese(demo_exercise):
+def test_in_chinese_an_answer_that_cannot_be_read_is_told_so_in_chinese(demo_exercise):
     with speaking("zh"):
         message = check(demo_exercise, {4}, show_answer=True).message
     assert message.split("\n") == [
-        "99.1：还不对。这里的答案是一个数，例如 3 或 2.5（不是列表，也不是 True/False）。",
+        "99.1：这个答案我读不懂。这里的答案是一个数，例如 3 或 2.5"
+        "（不是列表，也不是 True/False）。",
+        "这次没有判对错：按这个写法写好答案，再运行一次单元格。",
         "解答：2 + 2 = 4，两个二加起来。",
     ]
 
@@ -387,10 +407,39 @@ def test_a_yes_no_answer_may_be_a_bool_its_spelling_a_numpy_bool_or_a_bool_tenso
     assert as_bool(answer) is False
 
 
-@pytest.mark.parametrize("answer", [0, 0.0, "0", "no", None, torch.tensor(0.0), [False]])
-def test_numbers_and_other_words_are_not_true_or_false(answer):
-    with pytest.raises(WrongKind):
+@pytest.mark.parametrize(
+    "answer", [0.0, 0.5, 2, "2", None, torch.tensor(0.0), [False], "maybe", "是否", ""]
+)
+def test_other_numbers_and_words_are_not_true_or_false(answer):
+    with pytest.raises(WrongKind) as raised:
         as_bool(answer)
+    assert raised.value.kind == "bool"
+
+
+@pytest.mark.parametrize(
+    ("answer", "value"),
+    [
+        ("是", True),
+        ("否", False),
+        ("对", True),
+        ("错", False),
+        ("真", True),
+        ("假", False),
+        ("不", False),
+        ("不是", False),
+        ("yes", True),
+        ("NO", False),
+        ("1", True),
+        ("0", False),
+        (1, True),
+        (0, False),
+        (np.int64(0), False),
+        ("答案是 False", False),
+        ("“否”。", False),
+    ],
+)
+def test_where_true_or_false_is_asked_yes_no_and_1_0_are_read_in_either_language(answer, value):
+    assert as_bool(answer) is value
 
 
 @pytest.mark.parametrize(
@@ -400,15 +449,69 @@ def test_several_bools_may_be_a_tuple_a_list_or_what_print_shows(answer):
     assert as_bools(answer) == (True, False)
 
 
-@pytest.mark.parametrize("answer", [(1, 0), {True, False}, "True or False"])
-def test_several_bools_refuse_numbers_sets_and_other_words(answer):
+@pytest.mark.parametrize("answer", [(2, 0), {True, False}, "True or False", "是否"])
+def test_several_bools_refuse_other_numbers_sets_and_other_words(answer):
     with pytest.raises(WrongKind):
         as_bools(answer)
+
+
+@pytest.mark.parametrize(
+    ("answer", "flags"),
+    [
+        ("是，否", (True, False)),
+        ("对，错", (True, False)),
+        ("不，不", (False, False)),
+        ("(1,0)", (True, False)),
+        ((1, 0), (True, False)),
+        ("都是 True", (True, True)),
+        ("都对", (True, True)),
+        ("两个都是否", (False, False)),
+        ("both false", (False, False)),
+        ("答案是 是，否", (True, False)),
+    ],
+)
+def test_several_bools_may_be_words_digits_or_one_for_all_of_them(answer, flags):
+    assert as_bools(answer, count=2) == flags
+
+
+@pytest.mark.parametrize("answer", ["是", "(True,)", "是，否，是", "是 True", (1, 0, 1)])
+def test_several_bools_are_as_many_as_the_question_asks(answer):
+    with pytest.raises(WrongKind) as raised:
+        as_bools(answer, count=2)
+    assert raised.value.kind == "bools"
+
+
+def test_one_value_for_all_needs_the_number_of_values_asked():
+    with pytest.raises(WrongKind):
+        as_bools("都是 True")
 
 
 @pytest.mark.parametrize("answer", ["b", "B", " b ", "'b'"])
 def test_a_choice_ignores_case_spaces_and_quotes(answer):
     assert as_choice(answer, "abc") == "b"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["选b", "选 b", "选项 B", "选项：b", "答案是 b", "答案：(b)", "答：b", "是b", "option b",
+     "Option (b)", "the answer is b", "The answer is: B.", "I choose b", "b)", "[b]"],
+)  # fmt: skip
+def test_a_choice_may_come_after_a_phrase_in_either_language(answer):
+    assert as_choice(answer, "abc") == "b"
+
+
+@pytest.mark.parametrize("answer", ["y *= 2", "y*=2", "“y *= 2”", "选 y *= 2", "Y *= 2"])
+def test_a_choice_may_be_the_text_of_its_option_however_spaced(answer):
+    options = {"a": "y = y * 2", "b": "y *= 2", "c": "z = y + 1"}
+    assert as_choice(answer, "abc", options) == "b"
+
+
+@pytest.mark.parametrize("answer", ["y *= 3", "y *= 2 and z = y + 1", "*= 2"])
+def test_text_that_is_no_option_is_no_choice(answer):
+    options = {"a": "y = y * 2", "b": "y *= 2", "c": "z = y + 1"}
+    with pytest.raises(WrongKind) as raised:
+        as_choice(answer, "abc", options)
+    assert raised.value.kind == "choice"
 
 
 @pytest.mark.parametrize("answer", ["ab", "d", "", ["b"], [False, True, False], 2, None])
@@ -502,11 +605,87 @@ def test_none_typed_in_full_width_or_in_quotes_means_none(answer):
 
 
 @pytest.mark.parametrize("answer", ["是", "否", "真", "假", "yes", "对"])
-def test_words_for_yes_and_no_are_not_true_or_false_in_either_language(answer):
-    # The questions ask for the value Python shows; the note on the kind says to write it.
+def test_words_for_yes_and_no_are_no_number(answer):
+    # Only where True or False is asked are they values: elsewhere they are no answer.
     with pytest.raises(WrongKind) as raised:
-        as_bool(answer)
-    assert raised.value.kind == "bool"
+        as_number(answer)
+    assert raised.value.kind == "number"
+
+
+@pytest.mark.parametrize(
+    "answer",
+    ["共13个", "一共十三个", "约13", "大约 13", "13左右", "about 13", "total: 13", "13 in total",
+     "答案是共13个"],
+)  # fmt: skip
+def test_a_number_may_have_a_word_of_quantity_before_or_after_it(answer):
+    assert as_number(answer) == 13.0
+
+
+@pytest.mark.parametrize("answer", ["共", "about", "共13和14", "约十三四"])
+def test_a_word_of_quantity_alone_or_around_no_number_is_no_number(answer):
+    with pytest.raises(WrongKind):
+        as_number(answer)
+
+
+# A question about the tensors of notebook 10's table, and one about a counted module list.
+TENSORS = Names(("y_pred", "w2", "h_relu", "h", "w1"), example="w2")
+BLOCKS = Names(
+    ("head",), example="blocks.5", within="model", counted=("blocks", ("块", "block"), 12)
+)
+PARAMETERS = Names(
+    ("key.bias", "key.weight"), example="key.weight", within="model.blocks.*.attention"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "names", "name"),
+    [
+        ("h 的梯度", TENSORS, "h"),
+        ("张量 h", TENSORS, "h"),
+        ("grad_h_relu", TENSORS, "h_relu"),
+        ("the gradient of h", TENSORS, "h"),
+        ("h.grad", TENSORS, "h"),
+        ("（h）", TENSORS, "h"),
+        ("x", TENSORS, "x"),  # a name the question is not about: read, and wrong
+        ("head层", BLOCKS, "head"),
+        ("head 模块", BLOCKS, "head"),
+        ("model.head", BLOCKS, "head"),
+        ("第一个块", BLOCKS, "blocks.0"),
+        ("第 3 个块", BLOCKS, "blocks.2"),
+        ("the second block", BLOCKS, "blocks.1"),
+        ("最后一个块", BLOCKS, "blocks.11"),
+        ("the last block", BLOCKS, "blocks.11"),
+        ("block 0", BLOCKS, "blocks.0"),
+        ("blocks[0]", BLOCKS, "blocks.0"),
+        ("blocks。0", BLOCKS, "blocks.0"),
+        ("model.blocks[1] · Block", BLOCKS, "blocks.1"),
+        ("key的偏置", PARAMETERS, "key.bias"),
+        ("key bias", PARAMETERS, "key.bias"),
+        ("key_bias", PARAMETERS, "key.bias"),
+        ("key。bias", PARAMETERS, "key.bias"),
+        ("key 的权重", PARAMETERS, "key.weight"),
+        ("blocks.3.attention.key.bias", PARAMETERS, "key.bias"),
+        ("model.blocks[0].attention.key.bias", PARAMETERS, "key.bias"),
+        ("blocks.x.attention.key.bias", PARAMETERS, "blocks.x.attention.key.bias"),
+    ],
+)
+def test_a_name_is_read_with_the_words_around_it_and_its_parts_joined_any_way(answer, names, name):
+    assert as_name(answer, names) == name
+
+
+@pytest.mark.parametrize(
+    "answer", ["h, w1", "h 和 w1", "h w1", "h 的梯度是错的", "梯度", "0", 1, None]
+)
+def test_what_is_not_one_name_is_no_name_and_the_note_shows_the_example(answer):
+    with pytest.raises(WrongKind) as raised:
+        as_name(answer, TENSORS)
+    assert raised.value.kind == "name" and raised.value.details == {"example": "w2"}
+
+
+@pytest.mark.parametrize("answer", ["第一个块", "first block", "最后一个块"])
+def test_an_ordinal_is_read_only_where_the_question_counts(answer):
+    with pytest.raises(WrongKind):
+        as_name(answer, TENSORS)
 
 
 def test_only_full_width_forms_are_mapped_not_other_compatibility_characters():
@@ -546,7 +725,7 @@ def test_the_same_spelling_is_accepted_in_every_lesson(exercise_id, answer):
         ("06.1", torch.tensor([False, False, True])),
         ("06.2", [True, False, False]),
         ("05.1", ["b"]),
-        ("04.2", (1, 0)),
+        ("04.2", (2, 0)),
         ("02.3", [None]),
         ("03.3", True),
     ],
@@ -622,17 +801,14 @@ def test_04_1_accepts_a_right_class_whatever_else_it_keeps_on_ctx(make_stash):
 
 
 def _first_numeric_right_answer(item):
-    """The exercise's first sample right answer that is numbers (not flags), as a tensor."""
-    for answer in item.right_answers:
-        if isinstance(answer, str) or (isinstance(answer, torch.Tensor) and answer.is_sparse):
-            continue
-        try:
-            value = torch.as_tensor(answer)
-        except (TypeError, ValueError, RuntimeError):
-            continue  # a name, a class, a set: no numbers
-        if value.dtype != torch.bool:
-            return value.to(torch.float32)
-    return None
+    """The exercise's first sample right answer that is no text, as a tensor, if it is numbers
+    (not flags: 01.2's answer False may also be written 0, but it is no number)."""
+    answer = next((answer for answer in item.right_answers if not isinstance(answer, str)), None)
+    try:
+        value = torch.as_tensor(answer)
+    except (TypeError, ValueError, RuntimeError):
+        return None  # a name, a class, a set: no numbers
+    return None if value.dtype == torch.bool else value.to(torch.float32)
 
 
 NUMERIC = {
@@ -745,13 +921,18 @@ ODD_ANSWERS = {
 def test_every_exercise_gives_any_answer_a_verdict(exercise_id, odd):
     verdict = check(exercise_id, ODD_ANSWERS[odd]())
     assert verdict.answered and not verdict.correct
-    assert verdict.message.startswith(f"{exercise_id}: Not quite.")
-    assert "Hint: " in verdict.message
+    if verdict.readable:  # read as a wrong value: the hint
+        assert verdict.message.startswith(f"{exercise_id}: Not quite.")
+        assert "Hint: " in verdict.message
+    else:  # read as no value: how to write one, and no hint
+        assert verdict.message.startswith(f"{exercise_id}: I cannot read this answer. ")
+        assert "Hint: " not in verdict.message
 
 
 # What each verdict starts with, in each language.
 RIGHT = {"en": "{id}: Right. ", "zh": "{id}：答对了。"}
 NOT_QUITE = {"en": "{id}: Not quite.", "zh": "{id}：还不对。"}
+CANNOT_READ = {"en": "{id}: I cannot read this answer.", "zh": "{id}：这个答案我读不懂。"}
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -775,7 +956,8 @@ def test_every_exercise_rejects_its_wrong_answers_in_both_languages(exercise_id,
         with speaking(language):
             verdict = check(exercise_id, answer)
         assert not verdict.correct, f"{exercise_id} accepted {answer!r} ({language})"
-        assert verdict.message.startswith(NOT_QUITE[language].format(id=exercise_id))
+        start = (NOT_QUITE if verdict.readable else CANNOT_READ)[language]
+        assert verdict.message.startswith(start.format(id=exercise_id))
 
 
 @pytest.mark.parametrize("language", LANGUAGES)
@@ -795,9 +977,13 @@ def test_every_wrong_try_shows_the_hint_and_not_the_worked_answer(exercise_id, l
     item = ALL[exercise_id]
     for answer in item.wrong_answers:
         with speaking(language):
-            message = check(exercise_id, answer).message
-        assert item.hint[language] in message and item.why[language] not in message
-        assert f'check("{exercise_id}", answer, show_answer=True)' in message
+            verdict = check(exercise_id, answer)
+        assert item.why[language] not in verdict.message
+        if verdict.readable:
+            assert item.hint[language] in verdict.message
+            assert f'check("{exercise_id}", answer, show_answer=True)' in verdict.message
+        else:
+            assert item.hint[language] not in verdict.message
 
 
 def _giveaways(answer):
@@ -807,6 +993,12 @@ def _giveaways(answer):
     """
     if isinstance(answer, (bool, type(None))) or means_none(answer):
         return []  # the question itself offers None, True and False
+    if isinstance(answer, str) and not re.search(r"\d", answer):
+        try:
+            as_bool(answer)
+            return []  # "no", "否": a word for the False the question offers
+        except WrongKind:
+            pass
     try:
         number = as_number(answer)
         return [rf"(?<![\w.]){int(number) if number.is_integer() else number}(?![\w])"]

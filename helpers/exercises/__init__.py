@@ -10,7 +10,9 @@ answer and runs::
 Until the ``...`` is replaced, the check says so and gives nothing away. A right answer is
 confirmed with the reason. A wrong one gets a hint, never the solution: the worked answer is
 shown only on request, ``check("02.1", answer, show_answer=True)``; ``check("02.1", hint=True)``
-gives the hint before any try. Any answer at all gets a verdict, never an error.
+gives the hint before any try. An answer the reading rules cannot read as any value the
+question asks for is neither: the verdict says it cannot read it and how an answer to this
+question is written, with no hint on the idea. Any answer at all gets a verdict, never an error.
 
 Answers are read by the rules of :mod:`helpers.exercises.reading` (``as_number``,
 ``as_choice``, ...), the same in every lesson.
@@ -34,11 +36,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from helpers.exercises.reading import (
+    Names,
     WrongKind,
+    WrongValue,
     as_bool,
     as_bools,
     as_choice,
     as_exercise_id,
+    as_name,
     as_names,
     as_number,
     as_numbers,
@@ -51,13 +56,16 @@ from helpers.language import LANGUAGES, Catalogue, choose
 __all__ = [
     "MESSAGES",
     "Exercise",
+    "Names",
     "UnknownExercise",
     "Verdict",
     "WrongKind",
+    "WrongValue",
     "as_bool",
     "as_bools",
     "as_choice",
     "as_exercise_id",
+    "as_name",
     "as_names",
     "as_number",
     "as_numbers",
@@ -71,8 +79,9 @@ __all__ = [
 
 # What check() says around an exercise's own texts, one entry per text with every language.
 # {id} is the exercise id; {hint} and {why} are the exercise's fields; {note} is one of the
-# "kind." notes, for an answer of the wrong kind. The code of check() (in `check("{id}", ...)`)
-# stays as Python writes it.
+# "kind." notes: how an answer to the question is written, for an answer the reading rules
+# cannot read, or a note of its own on a wrong value. The code of check() (in
+# `check("{id}", ...)`) stays as Python writes it.
 _TEXTS = {
     "unanswered": {
         "en": (
@@ -89,7 +98,16 @@ _TEXTS = {
     "unanswered_short": {"en": "{id}: not answered yet.", "zh": "{id}：还没有作答。"},
     "right": {"en": "{id}: Right. {why}", "zh": "{id}：答对了。{why}"},
     "wrong": {"en": "{id}: Not quite.", "zh": "{id}：还不对。"},
-    "wrong_kind": {"en": "{id}: Not quite. {note}", "zh": "{id}：还不对。{note}"},
+    "wrong_with_note": {"en": "{id}: Not quite. {note}", "zh": "{id}：还不对。{note}"},
+    # An answer the reading rules cannot read is not judged: no hint on the idea, only the form.
+    "unreadable": {
+        "en": "{id}: I cannot read this answer. {note}",
+        "zh": "{id}：这个答案我读不懂。{note}",
+    },
+    "unreadable_not_marked": {
+        "en": "Nothing was marked right or wrong: write your answer that way and run the cell.",
+        "zh": "这次没有判对错：按这个写法写好答案，再运行一次单元格。",
+    },
     "hint": {"en": "Hint: {hint}", "zh": "提示：{hint}"},
     "how_to_see_answer": {
         "en": 'Try again. To see the worked answer, run check("{id}", answer, show_answer=True).',
@@ -129,12 +147,19 @@ _TEXTS = {
         "zh": "这里的答案是 True 或 False。",
     },
     "kind.bools": {
-        "en": "The answer here is a tuple of True/False values, such as (False, True).",
-        "zh": "这里的答案是由 True/False 组成的元组，例如 (False, True)。",
+        "en": (
+            "The answer here is a tuple of True/False values, one for each part of the "
+            "question in order, such as (False, True)."
+        ),
+        "zh": "这里的答案是由 True/False 组成的元组，按顺序每一问一个值，例如 (False, True)。",
     },
     "kind.choice": {
         "en": "The answer here is one of the letters {letters}, as a string.",
         "zh": "这里的答案是字母 {letters} 中的一个，写成字符串。",
+    },
+    "kind.name": {
+        "en": 'The answer here is one name, written as a string in quotes, such as "{example}".',
+        "zh": '这里的答案是一个名字，写成带引号的字符串，例如 "{example}"。',
     },
     "kind.word": {
         "en": 'The answer here is a name, written as a string in quotes, such as "name".',
@@ -199,18 +224,28 @@ class Exercise:
 
 @dataclass(frozen=True)
 class Verdict:
-    """What :func:`check` says about an answer; shows as a few lines of text in a notebook."""
+    """What :func:`check` says about an answer; shows as a few lines of text in a notebook.
+
+    ``readable`` is False for an answer the reading rules could not read as any value the
+    question asks for: it is neither right nor wrong, and the message says how to write one.
+    """
 
     exercise_id: str
     answered: bool
     correct: bool
     message: str
+    readable: bool = True
 
     def __repr__(self) -> str:
         return self.message
 
     def _repr_html_(self) -> str:
-        colour = "#555" if not self.answered else ("#1a7f37" if self.correct else "#b3261e")
+        if not self.answered:
+            colour = "#555"
+        elif self.correct:
+            colour = "#1a7f37"
+        else:
+            colour = "#b3261e" if self.readable else "#9a6700"  # unread, not wrong: no red
         first, *rest = [html.escape(line, quote=False) for line in self.message.split("\n")]
         # The verdict itself in bold, the hint or worked answer below it in plain text.
         return f'<p style="color:{colour}"><b>{first}</b>{"".join("<br>" + r for r in rest)}</p>'
@@ -237,8 +272,9 @@ def exercise(
     against, so that every exercise provably accepts a right answer and rejects a wrong one.
     The function receives the learner's answer and returns True when it is right. It reads the
     answer with the readers of :mod:`helpers.exercises.reading`, whose :class:`WrongKind` makes
-    :func:`check` add a note on the kind of answer expected; whatever else it raises is reported
-    as a wrong answer, never as a crash of the learner's cell.
+    :func:`check` say it cannot read the answer and how one is written; a :class:`WrongValue`
+    it raises adds its note to "Not quite"; whatever else it raises is reported as a wrong
+    answer, never as a crash of the learner's cell.
     """
 
     def register(is_correct: Callable[[Any], bool]) -> Callable[[Any], bool]:
@@ -286,14 +322,21 @@ def check(
         lines = ["unanswered_short"] if hint or show_answer else ["unanswered"]
         lines += (["hint"] if hint else []) + (["answer"] if show_answer else [])
         return _verdict(item, exercise_id, False, False, lines, fields)
-    correct, wrong_kind = _mark(item, answer)
+    correct, problem = _mark(item, answer)
     if correct:
         return _verdict(item, exercise_id, True, True, ["right"], fields)
-    if wrong_kind is None:
+    if isinstance(problem, WrongKind):
+        # Not read as any value the question asks for: say how one is written, and leave the
+        # idea unjudged (a hint on it would tell a learner with the right idea that it is wrong).
+        fields["note"] = MESSAGES.say(f"kind.{problem.kind}", **problem.details)
+        lines = ["unreadable", "unreadable_not_marked"] + (["hint"] if hint else [])
+        lines += ["answer"] if show_answer else []
+        return _verdict(item, exercise_id, True, False, lines, fields, readable=False)
+    if problem is None:
         lines = ["wrong"]
     else:
-        fields["note"] = MESSAGES.say(f"kind.{wrong_kind.kind}", **wrong_kind.details)
-        lines = ["wrong_kind"]
+        fields["note"] = MESSAGES.say(f"kind.{problem.kind}")
+        lines = ["wrong_with_note"]
     lines += ["answer"] if show_answer else ["hint", "how_to_see_answer"]
     return _verdict(item, exercise_id, True, False, lines, fields)
 
@@ -305,6 +348,7 @@ def _verdict(
     correct: bool,
     lines: list[str],
     fields: dict[str, str],
+    readable: bool = True,
 ) -> Verdict:
     # str.format fills the blanks once: braces inside a hint or a worked answer stay as written.
     message = "\n".join(MESSAGES.say(key, **fields) for key in lines)
@@ -312,7 +356,7 @@ def _verdict(
         # The id was read, not found as written: say which exercise was taken.
         given = written_id.strip() if isinstance(written_id, str) else _shown(written_id)
         message += "\n" + MESSAGES.say("id_read_as", given=given, id=item.exercise_id)
-    return Verdict(item.exercise_id, answered, correct, message)
+    return Verdict(item.exercise_id, answered, correct, message, readable)
 
 
 def _find(exercise_id: Any) -> Exercise:
@@ -361,12 +405,13 @@ def _lesson_number(lesson: str) -> float:
     return int(lesson) if lesson.isdigit() else math.inf
 
 
-def _mark(item: Exercise, answer: Any) -> tuple[bool, WrongKind | None]:
-    """Is ``answer`` right, and if it is of the wrong kind, which kind was expected?"""
+def _mark(item: Exercise, answer: Any) -> tuple[bool, WrongKind | WrongValue | None]:
+    """Is ``answer`` right? If not, was it unreadable (WrongKind, naming the kind of answer the
+    question asks for) or a wrong value with a note of its own (WrongValue)?"""
     try:
         return bool(item.is_correct(answer)), None
-    except WrongKind as wrong_kind:
-        return False, wrong_kind
+    except (WrongKind, WrongValue) as problem:
+        return False, problem
     except Exception:
         # An odd answer can make a test raise almost anything (a tensor op refusing a device, a
         # learner's object whose __eq__ raises). None of it makes the answer right, and none of

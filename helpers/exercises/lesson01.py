@@ -77,8 +77,13 @@ def _accumulated_gradient(answer: Any) -> bool:
         "False.",
         "“False”",
         "「False」",
+        "否",
+        "no",
+        "不",
+        0,
+        "答案是 False",
     ),
-    wrong_answers=(True, "True", 0, 0.0, torch.tensor(True), "no", "否", [False], "“True”。"),
+    wrong_answers=(True, "True", 1, "是", "yes", torch.tensor(True), "“True”。", 0.0, [False]),
 )
 def _no_grad_result(answer: Any) -> bool:
     return as_bool(answer) is False
@@ -168,6 +173,8 @@ def _vector_jacobian_product(answer: Any) -> bool:
         "（True，False）",
         "True 和 False",
         "tensor([True, False])",
+        "是，否",
+        "(1, 0)",
     ),
     wrong_answers=(
         (False, False),
@@ -175,15 +182,14 @@ def _vector_jacobian_product(answer: Any) -> bool:
         (False, True),
         (True,),
         True,
-        (1, 0),
-        "(1, 0)",
+        (0, 0),
+        "否，否",
         {True, False},
         "False 和 False",
     ),
 )
 def _eval_is_not_no_grad(answer: Any) -> bool:
-    # Only booleans count: (1, 0) equals (True, False) in Python, but it is not the value.
-    return as_bools(answer) == (True, False)
+    return as_bools(answer, count=2) == (True, False)
 
 
 @exercise(
@@ -222,6 +228,8 @@ def _eval_is_not_no_grad(answer: Any) -> bool:
         "（False，True）",
         "False 和 True",
         "tensor([False, True])",
+        "否，是",
+        "(0, 1)",
     ),
     wrong_answers=(
         (True, False),
@@ -229,12 +237,11 @@ def _eval_is_not_no_grad(answer: Any) -> bool:
         (True, True),
         (True,),
         True,
-        (0, 1),
-        "(0, 1)",
+        (1, 1),
+        "都是 True",
         {False, True},
         "True 和 True",
     ),
 )
 def _decorator_removed(answer: Any) -> bool:
-    # Only booleans count: (0, 1) equals (False, True) in Python, but it is not the value.
-    return as_bools(answer) == (False, True)
+    return as_bools(answer, count=2) == (False, True)

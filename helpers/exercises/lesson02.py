@@ -146,6 +146,8 @@ def _retain_grad_too_late(answer: Any) -> bool:
         "（True，False）",
         "True 和 False",
         "tensor([True, False])",
+        "对，错",
+        "(1, 0)",
     ),
     wrong_answers=(
         (False, False),
@@ -153,15 +155,14 @@ def _retain_grad_too_late(answer: Any) -> bool:
         (True, True),
         (True,),
         False,
-        (1, 0),
-        "(1, 0)",
+        (0, 1),
+        "都是 True",
         {True, False},
         "False 和 False",
     ),
 )
 def _computed_without_grad_is_a_leaf(answer: Any) -> bool:
-    # Only booleans count: (1, 0) equals (True, False) in Python, but it is not the value.
-    return as_bools(answer) == (True, False)
+    return as_bools(answer, count=2) == (True, False)
 
 
 @exercise(
@@ -218,8 +219,19 @@ def _moved_after_requires_grad(answer: Any) -> bool:
         "下来：w 是 ToCopyBackward0 的输出，不是叶子张量，所以 w.is_leaf 是 False，w.grad 又变回 "
         "None。顺序很重要：先转换或先搬到设备上，再打开梯度。",
     },
-    right_answers=(False, "False", "false", np.False_, torch.tensor(False), "False。", "“False”"),
-    wrong_answers=(True, "True", 0, [False], "no", "否", torch.tensor(True), "None"),
+    right_answers=(
+        False,
+        "False",
+        "false",
+        np.False_,
+        torch.tensor(False),
+        "False。",
+        "“False”",
+        "否",
+        "no",
+        "假",
+    ),
+    wrong_answers=(True, "True", "是", "yes", 1, [False], torch.tensor(True), "None", 0.0),
 )
 def _requires_grad_before_the_copy(answer: Any) -> bool:
     return as_bool(answer) is False

@@ -191,23 +191,25 @@ def _holds_a_tensor(value: Any, levels: int = 4) -> bool:
         "('True', 'False')",
         "True 和 False",
         "tensor([True, False])",
+        (1, 0),
+        "(1, 0)",
+        "是, 否",
+        "yes, no",
     ),
     wrong_answers=(
         (True, True),
         (True,),
         True,
-        (1, 0),
         "True",
         {True, False},
-        "是, 否",
-        "(1, 0)",
+        "是, 是",
+        "(0, 1)",
         "True 或 False",
         "{True, False}",
     ),
 )
 def _needs_input_grad_of_power(answer: Any) -> bool:
-    # Only booleans count: (1, 0) equals (True, False) in Python, but it is not the value.
-    return as_bools(answer) == (True, False)
+    return as_bools(answer, count=2) == (True, False)
 
 
 @exercise(
@@ -270,11 +272,13 @@ def _my_relu_gradient_at_zero(answer: Any) -> bool:
         "2x · grad_square + 3x² · grad_cube。如果在 forward 里调用了 "
         "ctx.set_materialize_grads(False)，backward 收到的就是 None，得自己处理。",
     },
-    right_answers=("b", "B", "(b)", " b ", "b。", "“b”"),
-    wrong_answers=("a", "c", "d", "ab", None, 0, ["b"], "tensor(0.)"),
+    right_answers=("b", "B", "(b)", " b ", "b。", "“b”", "tensor(0.)", "选 b"),
+    wrong_answers=("a", "c", "d", "ab", None, 0, ["b"], "None", "tensor(1.)"),
 )
 def _gradient_of_an_unused_output(answer: Any) -> bool:
-    return as_choice(answer, "abcd") == "b"
+    # The options that are values may be answered with the value as the option writes it.
+    options = {"a": "None", "b": "tensor(0.)", "c": "tensor(1.)"}
+    return as_choice(answer, "abcd", options) == "b"
 
 
 @exercise(

@@ -7,7 +7,7 @@ from typing import Any
 
 import torch
 
-from helpers.exercises import WrongKind, as_choice, as_word, exercise, numbers_equal
+from helpers.exercises import WrongValue, as_choice, as_word, exercise, numbers_equal
 
 # The spellings of the function torch.tensor, case and all (see helpers.exercises.reading).
 _THE_FUNCTION = ("tensor", "torch.tensor")
@@ -59,7 +59,7 @@ def _variable_returns_a_tensor(answer: Any) -> bool:
     # Names ignore case, except here: written all in small letters, tensor and torch.tensor name
     # the function that makes a tensor, a classic confusion with the class type() returns.
     if answer is torch.tensor or as_word(answer, keep_case=True) in _THE_FUNCTION:
-        raise WrongKind("class_not_function")
+        raise WrongValue("class_not_function")
     return as_word(answer) in {"torch.tensor", "tensor"}
 
 

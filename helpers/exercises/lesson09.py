@@ -93,11 +93,11 @@ def _second_derivative(answer: Any) -> bool:
         "把它的版本计数器从 0 变成 1，于是 backward 拒绝运行。y = y * 2 创建一个新张量，"
         "再把名字 y 绑定到它上面；z = y + 1 只读取 y。这两行都让保存的输出停留在版本 0。",
     },
-    right_answers=("b", "B", " b ", "“b”", "b。", "「b」"),
-    wrong_answers=("a", "c", "ab", True, 2),
+    right_answers=("b", "B", " b ", "“b”", "b。", "「b」", "y *= 2", "y*=2", "选项b"),
+    wrong_answers=("a", "c", "ab", True, 2, "y = y * 2", "z = y + 1"),
 )
 def _augmented_assignment_is_in_place(answer: Any) -> bool:
-    return as_choice(answer, "abc") == "b"
+    return as_choice(answer, "abc", {"a": "y = y * 2", "b": "y *= 2", "c": "z = y + 1"}) == "b"
 
 
 @exercise(

@@ -7,7 +7,10 @@ from typing import Any
 
 import numpy as np
 
-from helpers.exercises import as_bools, as_choice, as_word, exercise
+from helpers.exercises import Names, as_bools, as_choice, as_name, exercise
+
+# The tensors whose gradients compare checks, by the names its table gives them.
+_COMPARED = Names(("y_pred", "w2", "h_relu", "h", "w1"), example="w2")
 
 
 @exercise(
@@ -38,12 +41,27 @@ from helpers.exercises import as_bools, as_choice, as_word, exercise
         "grad_w1 = x.t().mm(grad_h) 这一行本身没错，用的 grad_h 却是错的；把掩码补上，"
         "w1 不改一个字就又对了。",
     },
-    right_answers=("h", "H", " h ", '"h"', "“h”", "h。", "grad_h", "「h」"),
-    wrong_answers=("w1", "h_relu", "y_pred", "w2", "grad_w1", "x", "h, w1", ["h"], 1),
+    right_answers=(
+        "h",
+        "H",
+        " h ",
+        '"h"',
+        "“h”",
+        "h。",
+        "grad_h",
+        "「h」",
+        "h 的梯度",
+        "张量 h",
+        "答案是h",
+        "（h）",
+        "the gradient of h",
+        "h.grad",
+    ),
+    wrong_answers=("w1", "h_relu", "y_pred", "w2", "grad_w1", "x", "h, w1", ["h"], 1, "w1 的梯度"),
 )
 def _first_wrong_without_the_mask(answer: Any) -> bool:
     # The learner may name the tensor (as compare does) or the variable of its gradient.
-    return as_word(answer) in ("h", "grad_h")
+    return as_name(answer, _COMPARED) == "h"
 
 
 @exercise(
@@ -79,11 +97,20 @@ def _first_wrong_without_the_mask(answer: Any) -> bool:
         "改回来时，除了补上 clone()，还要重新运行第 2.2 节的单元格：grad_h_relu 本身已经被"
         "改写了。",
     },
-    right_answers=("h_relu", "H_RELU", "grad_h_relu", "“h_relu”", "h_relu。", "'h_relu'"),
-    wrong_answers=("h", "w1", "y_pred", "w2", "grad_h", "h_relu, h", ["h_relu"], None),
+    right_answers=(
+        "h_relu",
+        "H_RELU",
+        "grad_h_relu",
+        "“h_relu”",
+        "h_relu。",
+        "'h_relu'",
+        "h_relu 的梯度",
+        "张量 h_relu",
+    ),
+    wrong_answers=("h", "w1", "y_pred", "w2", "grad_h", "h_relu, h", ["h_relu"], None, "h 的梯度"),
 )
 def _alias_without_clone(answer: Any) -> bool:
-    return as_word(answer) in ("h_relu", "grad_h_relu")
+    return as_name(answer, _COMPARED) == "h_relu"
 
 
 @exercise(
@@ -124,8 +151,8 @@ def _alias_without_clone(answer: Any) -> bool:
         "所以 500 步里权重和损失始终相等。要是有一方换了乘积相加的顺序，最后几位从头几步起就会"
         "不同，而且随着损失下降差距越来越大，就像 'c' 说的那样（第 5 节会看到）。",
     },
-    right_answers=("a", "A", "“a”", "(a)", "a。", " a "),
-    wrong_answers=("b", "c", "ab", 0, ["a"], True),
+    right_answers=("a", "A", "“a”", "(a)", "a。", " a ", "选a", "选项 a", "答案：a"),
+    wrong_answers=("b", "c", "ab", 0, ["a"], True, "选b", "exactly 0"),
 )
 def _losses_equal_to_the_last_bit(answer: Any) -> bool:
     return as_choice(answer, "abc") == "a"
@@ -156,11 +183,12 @@ def _losses_equal_to_the_last_bit(answer: Any) -> bool:
         "的形状（也是 nn.Linear 权重的形状），不是 w1 的。'c' 是 (64, 1000)：对 x 的梯度，而 x "
         "是数据，用不着它。",
     },
-    right_answers=("a", "A", "‘a’", "(a)", "a。"),
-    wrong_answers=("b", "c", "ab", ["a"], 1000),
+    right_answers=("a", "A", "‘a’", "(a)", "a。", "选a", "选项 a", "答案：a", "x.t().mm(grad_h)"),
+    wrong_answers=("b", "c", "ab", ["a"], 1000, "grad_h.t().mm(x)", "grad_h.mm(w1.t())"),
 )
 def _gradient_of_w1(answer: Any) -> bool:
-    return as_choice(answer, "abc") == "a"
+    options = {"a": "x.t().mm(grad_h)", "b": "grad_h.t().mm(x)", "c": "grad_h.mm(w1.t())"}
+    return as_choice(answer, "abc", options) == "a"
 
 
 @exercise(
@@ -192,11 +220,17 @@ def _gradient_of_w1(answer: Any) -> bool:
         "'b' 是在输出上求和，形状 (64,)；'c' 小了 64 倍；'d' 只留下了一行。这个梯度不是零，"
         "所以偏置为零的网络和没有偏置的网络训练起来并不一样（第 5 节）。",
     },
-    right_answers=("a", "A", "“a”", "a。", "（a）"),
-    wrong_answers=("b", "c", "d", "ac", ["a"], 10),
+    right_answers=("a", "A", "“a”", "a。", "（a）", "选项a", "grad_y_pred.sum(0)"),
+    wrong_answers=("b", "c", "d", "ac", ["a"], 10, "grad_y_pred.sum(1)", "grad_y_pred[0]"),
 )
 def _gradient_of_a_broadcast_bias(answer: Any) -> bool:
-    return as_choice(answer, "abcd") == "a"
+    options = {
+        "a": "grad_y_pred.sum(0)",
+        "b": "grad_y_pred.sum(1)",
+        "c": "grad_y_pred.mean(0)",
+        "d": "grad_y_pred[0]",
+    }
+    return as_choice(answer, "abcd", options) == "a"
 
 
 @exercise(
@@ -232,6 +266,12 @@ def _gradient_of_a_broadcast_bias(answer: Any) -> bool:
         (np.False_, np.False_),
         "（False，False）",
         "False 和 False",
+        "否，否",
+        "不，不",
+        "错，错",
+        "(0,0)",
+        (0, 0),
+        "都是 False",
     ),
     wrong_answers=(
         (True, False),
@@ -239,11 +279,10 @@ def _gradient_of_a_broadcast_bias(answer: Any) -> bool:
         (True, True),
         (False,),
         False,
-        (0, 0),
-        "(0, 0)",
+        (1, 0),
+        "是，否",
         "True 和 False",
     ),
 )
 def _no_grad_leaves_dropout_on(answer: Any) -> bool:
-    # Only booleans count: (0, 0) equals (False, False) in Python, but it is not the value.
-    return as_bools(answer) == (False, False)
+    return as_bools(answer, count=2) == (False, False)

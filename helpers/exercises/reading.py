@@ -2,9 +2,12 @@
 
 This is the list of what the check cells accept, for whoever writes or teaches an exercise. Each
 reader returns the answer in one plain form, or raises :class:`WrongKind` naming the kind of
-answer the question asks for; :func:`helpers.exercises.check` then says "Not quite" with a note
-on that kind. No rule here makes a wrong idea right: it only reads the same value written
-another way.
+answer the question asks for; :func:`helpers.exercises.check` then says it cannot read the
+answer and how an answer to the question is written, and judges nothing: "Not quite" is said
+only of an answer read as a wrong value. No rule here makes a wrong idea right: it only reads
+the same value written another way. The rules are the same for every exercise; what differs is
+declared in the exercise's data (the options that are code, the names a question is about, the
+ordinals it uses), never a case in the rules.
 
 **Any answer**
 
@@ -25,9 +28,13 @@ another way.
 - **What a Chinese input method types is read as the same value**: full-width letters, digits
   and brackets (``（Ｔｒｕｅ，Ｆａｌｓｅ）``, ``１８``, ``ｂ``), the ideographic comma ``、``,
   the brackets 【】 and 〔〕 as ``[ ]``, and the quotes “” ‘’ 「」 『』 as ASCII quotes.
-- **Words are not values, in either language**: ``"yes"`` and ``"是"`` are not ``True``, and
-  a word for "no value" (``"nothing"``, ``"无"``, ``"没有"``) gets a note to write ``None``
-  rather than a verdict on the idea.
+- **A phrase before the answer is not part of it**, in either language, with or without spaces
+  and a colon: ``"答案是 b"``, ``"答案：b"``, ``"答：b"``, ``"选b"``, ``"选项 b"``,
+  ``"the answer is b"``, ``"option b"``. ``是`` alone leads into a value written as Python
+  writes it (``"是13"``, ``"是 None"``); before another word it is a word (``"是，是"``).
+- **Yes and no are True and False only where True or False is asked** (below); elsewhere
+  ``"是"`` is no answer, and a word for "no value" (``"nothing"``, ``"无"``, ``"没有"``) gets a
+  note to write ``None``.
 
 **One number** (:func:`as_number`)
 
@@ -41,7 +48,9 @@ another way.
   (digit by digit), ``两万五`` (25000, as it is said), and ``万`` and ``亿`` after either kind of
   digits: ``10.1万``, ``十万一千`` (both 101000); ``负`` or ``-`` in front for a negative number.
 - A unit word after the number: ``个``, ``步``, ``次``, ``项``, ``份`` (``"101000个"``,
-  ``"10.1万个"``).
+  ``"10.1万个"``), and a word of quantity before or after it: ``共``, ``一共``, ``总共``,
+  ``约``, ``大约``, ``左右``, ``about``, ``total``, ``in total`` (``"共13个"``, ``"约13"``,
+  ``"about 13"``).
 - Not one number: ``"2 和 3"``, ``"[18]"``, ``"101,0"``.
 
 **Several numbers** (:func:`as_numbers`)
@@ -59,14 +68,30 @@ another way.
 one number; "or" (``或``) separates nothing, since an answer that hesitates is no list.
 
 **True or False** (:func:`as_bool`): ``False``, ``"false"``, ``"“False”"``, ``numpy.False_``,
-``tensor(False)``, ``"tensor(False)"``; never 0 or 1. **Several** (:func:`as_bools`), in order:
+``tensor(False)``, ``"tensor(False)"``, and the words a learner answers with: ``是``/``否``,
+``对``/``错``, ``真``/``假``, ``不``, ``yes``/``no``, and ``1``/``0`` (as text or as an int;
+0.5 or 1.0 is no answer). **Several** (:func:`as_bools`), one per value asked, in order:
 ``(True, False)``, ``[True, False]``, ``"(True, False)"``, ``"True, False"``,
-``"（True，False）"``, ``"True 和 False"``; not in braces, since a set has no order.
+``"（True，False）"``, ``"True 和 False"``, ``"是，否"``, ``"(1,0)"``, and where every value
+is the same, ``"都是 True"``, ``"都对"``, ``"both false"``; not in braces, since a set has no
+order, and never another number of values than the question asks for.
 
-**One choice** (:func:`as_choice`) is one letter: ``"b"``, ``"B"``, ``"(b)"``, ``"“b”"``,
-``"b。"``; never a list of letters or of flags.
+**One choice** (:func:`as_choice`) is one letter: ``"b"``, ``"B"``, ``"ｂ"``, ``"(b)"``,
+``"b)"``, ``"“b”"``, ``"b。"``, ``"选 b"``; never a list of letters or of flags. Where an
+exercise declares the text of its options that are code, that text is the option's letter,
+however spaced: ``"x.t().mm(grad_h)"`` for 10.4's "a".
 
-**A name** (:func:`as_word`): ``"item"``, ``"Tensor"``, a class itself, what ``print(type(t))``
+**One name** (:func:`as_name`), where an exercise declares the names it is about
+(:class:`Names`): the name in any case, with words around it that say what kind of thing it
+names (``"h 的梯度"``, ``"张量 h"``, ``"head层"``, ``"head 模块"``, ``"the gradient of h"``,
+``"h.grad"``, ``"grad_h"``), with the path of its holder in front (``"model.head"``,
+``"blocks.0.attention.key.bias"``), with its parts joined by ``。``, ``．``, a space, an
+underscore or ``的`` (``"key。bias"``, ``"key bias"``, ``"key_bias"``, ``"key的偏置"``),
+an index in brackets or in the singular (``"blocks[0]"``, ``"block 0"``) and, where the
+question counts modules, an ordinal (``"第一个块"``, ``"第 1 个块"``, ``"the first block"``,
+``"最后一个块"``). Text that is not one name (``"h, w1"``, a sentence) is no answer.
+
+**A word** (:func:`as_word`): ``"item"``, ``"Tensor"``, a class itself, what ``print(type(t))``
 shows. A method may be written called on anything (07.2): ``"item"``, ``"item()"``,
 ``"loss.item()"``, ``"x.item()"``, ``"loss.data.item()"``, ``"torch.Tensor.item"``.
 
@@ -88,6 +113,8 @@ import math
 import numbers
 import re
 import string
+from collections.abc import Mapping
+from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
@@ -95,11 +122,14 @@ import numpy as np
 import torch
 
 __all__ = [
+    "Names",
     "WrongKind",
+    "WrongValue",
     "as_bool",
     "as_bools",
     "as_choice",
     "as_exercise_id",
+    "as_name",
     "as_names",
     "as_number",
     "as_numbers",
@@ -157,6 +187,58 @@ _CHINESE_TOKEN = re.compile(r"\d+(?:\.\d+)?|\S")
 _EXERCISE_ID = re.compile(r"第?\s*(\d{1,3})\s*[.\-_,:/]\s*(\d{1,3})\s*题?")
 # Words a learner may write for "no value" where the answer is None: a spelling, not a value.
 _NO_VALUE_WORDS = {"nothing", "null", "nil", "无", "没有", "空", "空值"}
+# What a learner writes before the answer itself: 答案是 b, 答案：b, 选 b, 选项 b, the answer
+# is b, option b. 是 alone leads only into a value written as Python writes it (是 13, 是h): in a
+# True/False question "是，是" is two answers, not a lead word and one answer.
+_ANSWER_PHRASE = re.compile(
+    r"\A(?:(?:我的)?答案\s*(?:应该是|应是|是|为)?|答|我选|应选|选项|选择|选"
+    r"|(?:(?:my|the)\s+)?answer(?:\s+is)?(?![a-z])|i\s+choose(?![a-z])|option(?![a-z])"
+    r"|choice(?![a-z]))\s*[:=]?\s*"
+    r"|\A是\s*(?=[a-z0-9_(\[\"'`〇零一二两三四五六七八九十])",
+    re.I,
+)
+# Words around a count: 共13个, 一共十三个, 约13, 大约 13, about 13, total: 13, 13 in total.
+_QUANTITY_BEFORE = re.compile(
+    r"\A(?:一共|总共|共计|共有|共|大约|大概|约为|约"
+    r"|(?:about|around|approximately|roughly|in\s+total|total)(?![a-z]))\s*[:=]?\s*",
+    re.I,
+)
+_QUANTITY_AFTER = re.compile(r"\s*(?:左右|in\s+total|in\s+all|total)\Z", re.I)
+# The words for True and False where a question asks for them (and only there: 是 is no number),
+# with the digits 1 and 0 that some learners write for them.
+_YES_WORDS = {"true", "1", "yes", "是", "是的", "对", "对的", "真", "正确"}
+_NO_WORDS = {"false", "0", "no", "否", "不", "不是", "错", "错的", "不对", "假", "错误"}
+# One value for every value asked: 都是 True, 都对, 两个都是否, both False, all true.
+_ALL_OF = re.compile(
+    r"\A(?:两个|两者|二者)?(?:都是|全是|全都是|都)\s*(?P<zh>.+)\Z"
+    r"|\A(?:both|all)(?:\s+are)?\s+(?P<en>.+)\Z",
+    re.I,
+)
+# A choice written as its options are labelled: (b), [b], b).
+_LABEL = re.compile(r"\A[(\[]?\s*(?P<letter>\w)\s*[)\]]?\Z")
+# Words around a name that say what kind of thing it names, and so name nothing else: h 的梯度,
+# 张量 h, head 层, head 模块, the gradient of h, h's gradient, h.grad, the head layer. ASCII word
+# boundaries, so that an English word right beside Chinese ("h的gradient") is still a word.
+_KIND_WORDS = re.compile(
+    r"的?梯度|张量|变量|模块|层|参数|方框"
+    r"|\b(?:the|gradient|grad|of|tensor|variable|module|layer|parameter|box)\b|'s\b",
+    re.I | re.ASCII,
+)
+# grad_h holds the gradient of h: the name of the variable of a gradient names the same tensor.
+_GRADIENT_VARIABLE = re.compile(r"\bgrad_(?=[a-z])", re.ASCII)
+# The words for a module's parameters, and 的 between a module and its part: "key 的偏置",
+# "key bias" and "the bias of key" are key.bias.
+_PART_WORDS = {"偏置": " bias ", "权重": " weight ", "的": " "}
+_PART_OF = re.compile(r"\b(bias|weight)\s+of\s+(?:the\s+)?([\w.\[\]]+)", re.I | re.ASCII)
+# A name once its words are read: parts joined by dots or spaces, the first starting with a letter.
+_NAME = re.compile(r"[a-z_]\w*(?:\s*[.\s]\s*\w+)*", re.ASCII)
+_ORDINAL_WORDS = {
+    word: place
+    for place, word in enumerate(
+        "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(),
+        start=1,
+    )
+}
 
 
 class WrongKind(TypeError):
@@ -170,6 +252,42 @@ class WrongKind(TypeError):
         super().__init__(kind)
         self.kind = kind
         self.details = details
+
+
+class WrongValue(ValueError):
+    """The answer was read, as a wrong value that deserves a note of its own besides the hint
+    (07.1: ``"torch.tensor"`` read as the function, not the class). ``kind`` names the note."""
+
+    def __init__(self, kind: str) -> None:
+        super().__init__(kind)
+        self.kind = kind
+
+
+@dataclass(frozen=True)
+class Names:
+    """What a question that asks for one name is about, declared with the exercise for
+    :func:`as_name`.
+
+    ``names`` are the names the question is about, as the learner's tools write them (compare's
+    table, the folded picture, ``named_parameters()``); ``example`` is a name written the way an
+    answer is, for the note on an answer that cannot be read (never the right one). ``within``
+    is the path of what holds the names, which an answer may write in front (``"model"``;
+    ``*`` stands for any index). ``counted`` is a numbered sequence the question counts, with
+    the nouns it counts it by and its length: ``("blocks", ("块", "block"), 12)`` reads
+    "第一个块" and "the first block" as ``blocks.0``, "最后一个块" as ``blocks.11``.
+    """
+
+    names: tuple[str, ...]
+    example: str
+    within: str = ""
+    counted: tuple[str, tuple[str, ...], int] | None = None
+
+    def all_names(self) -> tuple[str, ...]:
+        """The names declared, with every member of the counted sequence."""
+        if self.counted is None:
+            return self.names
+        path, _, length = self.counted
+        return self.names + tuple(f"{path}.{index}" for index in range(length))
 
 
 def means_none(answer: Any) -> bool:
@@ -189,16 +307,20 @@ def means_none(answer: Any) -> bool:
 
 
 def as_bool(answer: Any) -> bool:
-    """A yes/no answer: ``False``, ``"false"``, ``numpy.False_`` and ``tensor(False)`` all count.
+    """A True/False answer: ``False``, ``"false"``, ``numpy.False_``, ``tensor(False)``, and where
+    the question asks for True or False, its words: ``"否"``, ``"不"``, ``"错"``, ``"no"``,
+    and the digit 0 (1 for True).
 
-    0 and 1 do not: they are numbers (``WrongKind("bool")``).
+    Anything else is ``WrongKind("bool")``: 0.5, ``[False]``, ``"maybe"``.
     """
     if isinstance(answer, (bool, np.bool_)):
         return bool(answer)
+    if isinstance(answer, numbers.Integral) and answer in (0, 1):
+        return bool(answer == 1)  # np.int64(1) == 1 is numpy's True, not Python's
     if isinstance(answer, str):
         word = _one_value(_plain(answer)).lower()
-        if word in ("true", "false"):
-            return word == "true"
+        if word in _YES_WORDS or word in _NO_WORDS:
+            return word in _YES_WORDS
     elif isinstance(answer, (torch.Tensor, np.ndarray)):
         flags = _flags_of(answer)
         if flags is not None and len(flags) == 1:
@@ -206,11 +328,27 @@ def as_bool(answer: Any) -> bool:
     raise WrongKind("bool")
 
 
-def as_bools(answer: Any) -> tuple[bool, ...]:
-    """Several yes/no answers in order: ``(True, False)``, ``[True, False]``, ``"True, False"``."""
+def as_bools(answer: Any, count: int | None = None) -> tuple[bool, ...]:
+    """Several True/False answers in order: ``(True, False)``, ``"True, False"``, ``"是，否"``,
+    ``"(1, 0)"``; with ``count``, the number of values asked, also ``"都是 True"`` (each of
+    them), and any other number of values is ``WrongKind("bools")``."""
+    flags = _bools(answer, count)
+    if count is not None and len(flags) != count:
+        raise WrongKind("bools")
+    return flags
+
+
+def _bools(answer: Any, count: int | None) -> tuple[bool, ...]:
     if isinstance(answer, str) and len(answer) <= _MAX_TEXT:
+        text = _unframed(_plain(answer))
+        each = _ALL_OF.fullmatch(text)
+        if each and count is not None:
+            try:
+                return (as_bool(each["zh"] or each["en"]),) * count
+            except WrongKind:
+                pass
         # Not braces: a set has no order, and these flags do.
-        answer = _items(_unframed(_plain(answer)), brackets="()[]")
+        answer = _items(text, brackets="()[]")
     if isinstance(answer, (list, tuple)):
         try:
             return tuple(as_bool(flag) for flag in answer)
@@ -268,20 +406,28 @@ def numbers_equal(answer: Any, expected: list[float]) -> bool:
     return values.shape == target.shape and torch.allclose(values, target)
 
 
-def as_choice(answer: Any, letters: str) -> str:
-    """One of ``letters`` (say ``"abc"``) in lower case: ``"b"``, ``"B"``, ``" b "`` are one choice.
+def as_choice(answer: Any, letters: str, options: Mapping[str, str] | None = None) -> str:
+    """One of ``letters`` (say ``"abc"``) in lower case: ``"b"``, ``"B"``, ``"(b)"``, ``"选 b"``,
+    ``"option b"`` are one choice. ``options`` gives the text of the options that are code
+    (``{"a": "x.t().mm(grad_h)"}``): that text, however spaced, is its letter.
 
     Anything else, including several letters (``"ab"``) or a list of flags, one per option:
     ``WrongKind("choice")``, whose note lists the letters offered.
     """
     if isinstance(answer, str):
-        letter = _plain(answer).lower()
-        if len(letter) == 3 and letter[0] + letter[2] == "()":
-            letter = letter[1]  # "(b)", as options are often labelled
-        if len(letter) == 1 and letter in letters:
-            return letter
+        text = _plain(answer).lower()
+        label = _LABEL.fullmatch(text)
+        if label and label["letter"] in letters:
+            return label["letter"]
+        for letter, option in (options or {}).items():
+            if _without_spaces(text) == _without_spaces(option.lower()):
+                return letter
     offered = ", ".join(f'"{letter}"' for letter in letters)
     raise WrongKind("choice", letters=offered)
+
+
+def _without_spaces(text: str) -> str:
+    return "".join(text.split())
 
 
 def as_word(answer: Any, *, keep_case: bool = False) -> str:
@@ -319,6 +465,110 @@ def as_names(answer: Any) -> frozenset[str]:
     raise WrongKind("names")
 
 
+def as_name(answer: Any, names: Names) -> str:
+    """The one name an answer gives, in lower case with dots between its parts, as one of
+    ``names.names`` where it names one of them however written: ``"h 的梯度"``, ``"张量 h"``,
+    ``"grad_h"`` and ``"the gradient of h"`` are ``"h"``; ``"key的偏置"``, ``"key bias"``,
+    ``"key_bias"`` and ``"key。bias"`` are ``"key.bias"``; ``"block 0"``, ``"blocks[0]"`` and,
+    where the question counts the blocks, ``"第一个块"`` are ``"blocks.0"``.
+
+    Text that is no single name (``"h, w1"``, ``"第一"``) and what is no text:
+    ``WrongKind("name")``, whose note shows ``names.example``.
+    """
+    if isinstance(answer, str):
+        text = _name_words(answer)
+        counted = _counted(text, names.counted)
+        if counted is not None:
+            return counted
+        for chinese, english in _PART_WORDS.items():
+            text = text.replace(chinese, english)
+        text = re.sub(r"\[\s*(\d+)\s*\]", r".\1", text).strip(" .")
+        if _NAME.fullmatch(text):
+            parts = _without_holder(re.split(r"[\s.]+", text), names.within)
+            declared = _declared(parts, names.all_names())
+            if declared is not None:
+                return declared
+            # A name the question is not about is read, and wrong; words with spaces between
+            # them that spell no name it is about ("first block" where nothing is counted, "h
+            # w1") are no name.
+            if not re.search(r"\w\s+\w", text):
+                return ".".join(parts)
+    raise WrongKind("name", example=names.example)
+
+
+def _name_words(answer: str) -> str:
+    """The words of a name answer without those that say what kind of thing it names, without
+    the box's kind after "·" ("head · Linear") and without brackets around it ("（h）")."""
+    text = _plain(answer).lower().replace("。", ".").split("·")[0].strip()
+    if text[:1] + text[-1:] in ("()", "[]"):
+        text = text[1:-1]
+    text = _PART_OF.sub(r"\2.\1", text)
+    return _GRADIENT_VARIABLE.sub("", _KIND_WORDS.sub(" ", text)).strip()
+
+
+def _counted(text: str, counted: tuple[str, tuple[str, ...], int] | None) -> str | None:
+    """The member of the counted sequence an ordinal names: 第一个块, 第 1 个块, first block,
+    最后一个块, the last block. None for any other text."""
+    if counted is None:
+        return None
+    path, nouns, length = counted
+    noun = "(?:" + "|".join(map(re.escape, nouns)) + ")s?"
+    ordinal = re.fullmatch(rf"(?:第\s*(?P<number>\S+?)\s*个?|(?P<word>\w+))\s*{noun}", text)
+    if ordinal is None:
+        return None
+    word = ordinal["word"] or ""
+    if ordinal["word"] in ("last", "最后一个", "最后"):
+        place = length
+    elif re.fullmatch(r"\d+(?:st|nd|rd|th)", word):
+        place = int(word[:-2])
+    elif ordinal["word"]:
+        place = _ORDINAL_WORDS.get(word, 0)
+    else:
+        try:
+            place = as_number(ordinal["number"])
+        except WrongKind:
+            return None
+    if not (place >= 1 and float(place).is_integer()):
+        return None
+    return f"{path}.{int(place) - 1}"
+
+
+def _without_holder(parts: list[str], within: str) -> list[str]:
+    """The parts of a name without the path of its holder in front: for within="model", the
+    parts of "model.head" are those of "head"; any tail of the path may be written."""
+    holder = within.split(".") if within else []
+    for start in range(len(holder)):
+        tail = holder[start:]
+        front = parts[: len(tail)]
+        if len(parts) > len(tail) and all(
+            written == held or (held == "*" and written.isdigit())
+            for written, held in zip(front, tail, strict=True)
+        ):
+            return parts[len(tail) :]
+    return parts
+
+
+def _declared(parts: list[str], declared: tuple[str, ...]) -> str | None:
+    """The declared name the parts spell, however they were joined (key_bias, block 0)."""
+    name = ".".join(parts)
+    if name in declared:
+        return name
+    for candidate in declared:
+        if _loose(candidate.split(".")) == _loose(parts):
+            return candidate
+    return None
+
+
+def _loose(parts: list[str]) -> tuple[str, ...]:
+    """The words of a name, whatever joins them, a word before an index in the singular:
+    blocks.0 and block_0 are ("block", "0")."""
+    words = [word for part in parts for word in part.split("_") if word]
+    return tuple(
+        word[:-1] if word.endswith("s") and following.isdigit() else word
+        for word, following in zip(words, [*words[1:], ""], strict=True)
+    )
+
+
 def as_exercise_id(written: Any) -> str | None:
     """The exercise id ``written`` means, as the exercises are registered (``"01.1"``), or None.
 
@@ -340,11 +590,15 @@ def as_exercise_id(written: Any) -> str | None:
 
 def _plain(text: str) -> str:
     """``text`` as the learner means it: typed forms mapped to ASCII, without the quotes around
-    it or the punctuation that ends a sentence. A text too long to be an answer reads as ""."""
+    it, the punctuation that ends a sentence, or the phrase before it ("答案是", "选", "the
+    answer is"). A text too long to be an answer reads as ""."""
     if len(text) > _MAX_TEXT:
         return ""
     around = _QUOTES + string.whitespace
-    return _typed(text).strip(around).rstrip(_SENTENCE_END + around)
+    text = _typed(text).strip(around).rstrip(_SENTENCE_END + around)
+    for _ in range(2):  # 答案是选 b: two phrases at most
+        text = _ANSWER_PHRASE.sub("", text, count=1).strip(around)
+    return text
 
 
 def _typed(text: str) -> str:
@@ -385,7 +639,8 @@ def _whole_number(number: int) -> float:
 
 
 def _number_from_text(text: str) -> float:
-    body = _UNIT_WORD.sub("", _one_value(_plain(text)))
+    body = _QUANTITY_AFTER.sub("", _QUANTITY_BEFORE.sub("", _plain(text), count=1))
+    body = _UNIT_WORD.sub("", _one_value(body))
     if _THOUSANDS.fullmatch(body):
         body = body.replace(",", "")
     try:

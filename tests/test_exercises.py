@@ -474,7 +474,9 @@ def test_several_bools_may_be_words_digits_or_one_for_all_of_them(answer, flags)
     assert as_bools(answer, count=2) == flags
 
 
-@pytest.mark.parametrize("answer", ["是", "(True,)", "是，否，是", "是 True", (1, 0, 1)])
+@pytest.mark.parametrize(
+    "answer", ["是", "(True,)", "是，否，是", "是 True", "不是 True", "是，False", (1, 0, 1)]
+)
 def test_several_bools_are_as_many_as_the_question_asks(answer):
     with pytest.raises(WrongKind) as raised:
         as_bools(answer, count=2)
@@ -654,11 +656,14 @@ PARAMETERS = Names(
         ("第 3 个块", BLOCKS, "blocks.2"),
         ("the second block", BLOCKS, "blocks.1"),
         ("最后一个块", BLOCKS, "blocks.11"),
+        ("最后一块", BLOCKS, "blocks.11"),
+        ("the 12th block", BLOCKS, "blocks.11"),
         ("the last block", BLOCKS, "blocks.11"),
         ("block 0", BLOCKS, "blocks.0"),
         ("blocks[0]", BLOCKS, "blocks.0"),
         ("blocks。0", BLOCKS, "blocks.0"),
         ("model.blocks[1] · Block", BLOCKS, "blocks.1"),
+        ("head · Linear", BLOCKS, "head"),
         ("key的偏置", PARAMETERS, "key.bias"),
         ("key bias", PARAMETERS, "key.bias"),
         ("key_bias", PARAMETERS, "key.bias"),
@@ -674,8 +679,10 @@ def test_a_name_is_read_with_the_words_around_it_and_its_parts_joined_any_way(an
 
 
 @pytest.mark.parametrize(
-    "answer", ["h, w1", "h 和 w1", "h w1", "h 的梯度是错的", "梯度", "0", 1, None]
-)
+    "answer",
+    ["h, w1", "h 和 w1", "h w1", "h and w1", "not h", "h 的梯度是错的", "h · Linear 不对", "梯度",
+     "0", 1, None],
+)  # fmt: skip
 def test_what_is_not_one_name_is_no_name_and_the_note_shows_the_example(answer):
     with pytest.raises(WrongKind) as raised:
         as_name(answer, TENSORS)

@@ -208,6 +208,8 @@ _QUANTITY_AFTER = re.compile(r"\s*(?:左右|in\s+total|in\s+all|total)\Z", re.I)
 # with the digits 1 and 0 that some learners write for them.
 _YES_WORDS = {"true", "1", "yes", "是", "是的", "对", "对的", "真", "正确"}
 _NO_WORDS = {"false", "0", "no", "否", "不", "不是", "错", "错的", "不对", "假", "错误"}
+# How Python writes a flag, as against the words for one.
+_PYTHON_FLAGS = {"true", "false", "1", "0"}
 # One value for every value asked: 都是 True, 都对, 两个都是否, both False, all true.
 _ALL_OF = re.compile(
     r"\A(?:两个|两者|二者)?(?:都是|全是|全都是|都)\s*(?P<zh>.+)\Z"
@@ -226,6 +228,8 @@ _KIND_WORDS = re.compile(
 )
 # grad_h holds the gradient of h: the name of the variable of a gradient names the same tensor.
 _GRADIENT_VARIABLE = re.compile(r"\bgrad_(?=[a-z])", re.ASCII)
+# The kind of module a box of the folded picture names after its path: "head · Linear".
+_BOX_KIND = re.compile(r"\s*·\s*\w+\s*\Z")
 # The words for a module's parameters, and 的 between a module and its part: "key 的偏置",
 # "key bias" and "the bias of key" are key.bias.
 _PART_WORDS = {"偏置": " bias ", "权重": " weight ", "的": " "}
@@ -349,6 +353,10 @@ def _bools(answer: Any, count: int | None) -> tuple[bool, ...]:
                 pass
         # Not braces: a set has no order, and these flags do.
         answer = _items(text, brackets="()[]")
+        if len({item.lower() in _PYTHON_FLAGS for item in answer}) > 1:
+            # "不是 True" is one answer, not False and True: words and Python's values mixed
+            # are no list of flags.
+            raise WrongKind("bools")
     if isinstance(answer, (list, tuple)):
         try:
             return tuple(as_bool(flag) for flag in answer)
@@ -499,7 +507,7 @@ def as_name(answer: Any, names: Names) -> str:
 def _name_words(answer: str) -> str:
     """The words of a name answer without those that say what kind of thing it names, without
     the box's kind after "·" ("head · Linear") and without brackets around it ("（h）")."""
-    text = _plain(answer).lower().replace("。", ".").split("·")[0].strip()
+    text = _BOX_KIND.sub("", _plain(answer).lower().replace("。", "."))
     if text[:1] + text[-1:] in ("()", "[]"):
         text = text[1:-1]
     text = _PART_OF.sub(r"\2.\1", text)
@@ -516,12 +524,12 @@ def _counted(text: str, counted: tuple[str, tuple[str, ...], int] | None) -> str
     ordinal = re.fullmatch(rf"(?:第\s*(?P<number>\S+?)\s*个?|(?P<word>\w+))\s*{noun}", text)
     if ordinal is None:
         return None
-    word = ordinal["word"] or ""
-    if ordinal["word"] in ("last", "最后一个", "最后"):
+    word = ordinal["word"]
+    if word in ("last", "最后", "最后一", "最后一个"):
         place = length
-    elif re.fullmatch(r"\d+(?:st|nd|rd|th)", word):
+    elif word and re.fullmatch(r"\d+(?:st|nd|rd|th)", word):
         place = int(word[:-2])
-    elif ordinal["word"]:
+    elif word:
         place = _ORDINAL_WORDS.get(word, 0)
     else:
         try:

@@ -121,12 +121,15 @@ nbval: $(DEV_STAMP)
 # files, not torch) and strict nbval of both editions, with another torch than the pin: PyPI's
 # build of that version (on Linux the CUDA build, which also runs on a CPU: for 2.14.1 a 0.55 GB
 # wheel and about 3 GB of CUDA packages) in an environment of its own, .venv-torch-VERSION, so
-# that .venv keeps the pinned torch. The other packages are requirements-dev.txt's pins, read
-# from a copy of requirements.txt without its torch pin; torch is named in every install there,
-# so pip keeps the version asked for.
+# that .venv keeps the pinned torch. The other packages are requirements-dev.txt's pins (but
+# torchvision's: the release built for that torch), read from a copy of requirements.txt
+# without its torch pin; torch is named in every install there, so pip keeps the version asked
+# for.
 COMPAT_VENV := .venv-torch-$(TORCH_VERSION)
 COMPAT_STAMP := $(COMPAT_VENV)/.installed
 COMPAT_PIP := $(COMPAT_VENV)/bin/python -m pip install --quiet
+# torchvision 0.N is built for torch 2.(N-15) alone: 0.28 for 2.13, 0.29 for 2.14.
+COMPAT_TORCHVISION = 0.$(shell echo $$(( $(word 2,$(subst ., ,$(TORCH_VERSION))) + 15 ))).*
 COMPAT_TESTS := -m "not browser" --ignore=tests/test_install.py --ignore=tests/test_platforms.py
 
 $(COMPAT_STAMP): requirements.txt requirements-dev.txt pyproject.toml
@@ -135,7 +138,8 @@ $(COMPAT_STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(COMPAT_PIP) --upgrade pip
 	rm -f $@
 	sed '/^torch==/d' requirements.txt > $(COMPAT_VENV)/requirements.txt
-	cp requirements-dev.txt $(COMPAT_VENV)/requirements-dev.txt
+	sed 's/^torchvision==.*/torchvision==$(COMPAT_TORCHVISION)/' requirements-dev.txt \
+		> $(COMPAT_VENV)/requirements-dev.txt
 	$(COMPAT_PIP) torch==$(TORCH_VERSION)
 	$(COMPAT_PIP) -r $(COMPAT_VENV)/requirements-dev.txt torch==$(TORCH_VERSION)
 	$(COMPAT_PIP) --no-deps --editable .

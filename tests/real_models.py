@@ -227,9 +227,9 @@ def gcn() -> Case:
     return model, lambda: F.nll_loss(model(x, adjacency), labels)
 
 
-def micrograd_mlp() -> Case:
+def micrograd_classes() -> type[nn.Module]:
     # karpathy/micrograd, nn.py: an MLP of neurons of single numbers, as learners port it to
-    # torch scalars, with the max-margin loss of the demo notebook.
+    # torch scalars; the max-margin loss of the demo notebook below.
     class Neuron(nn.Module):
         def __init__(self, inputs, nonlinear=True):
             super().__init__()
@@ -265,13 +265,33 @@ def micrograd_mlp() -> Case:
                 xs = layer(xs)
             return xs[0]
 
-    model = MLP(2, [4, 4, 1])
+    return MLP
+
+
+def micrograd_mlp() -> Case:
+    model = micrograd_classes()(2, [4, 4, 1])
     points = [[torch.tensor(0.5), torch.tensor(-1.0)], [torch.tensor(1.0), torch.tensor(0.3)]]
     labels = [1.0, -1.0]
 
     def run():
         scores = [model(point) for point in points]
         return sum((1 - y * s).relu() for y, s in zip(labels, scores, strict=True)) / 2
+
+    return model, run
+
+
+def micrograd_demo() -> Case:
+    # micrograd's demo notebook at its size: MLP(2, [16, 16, 1]) on points of two classes, the
+    # max-margin loss plus an L2 penalty summed over every one of its 337 parameters, a term
+    # that no module computes.
+    model = micrograd_classes()(2, [16, 16, 1])
+    points = torch.randn(4, 2).unbind()
+    labels = [1.0, -1.0, 1.0, -1.0]
+
+    def run():
+        scores = [model(list(point.unbind())) for point in points]
+        data = sum((1 - y * s).relu() for y, s in zip(labels, scores, strict=True)) / len(labels)
+        return data + 1e-4 * sum(p * p for p in model.parameters())
 
     return model, run
 
@@ -313,6 +333,7 @@ CASES: dict[str, Callable[[], Case]] = {
     "fast neural style": fast_neural_style,
     "GCN": gcn,
     "micrograd MLP of scalars": micrograd_mlp,
+    "micrograd demo (MLP 2-16-16-1, L2 penalty)": micrograd_demo,
     "actor-critic": actor_critic,
 }
 
@@ -348,7 +369,7 @@ def d2l_gru_from_scratch() -> Case:
             return torch.stack(outputs)
 
     model = GRUScratch()
-    inputs = torch.randn(5, 2, 3)
+    inputs = torch.randn(35, 2, 3)  # d2l's 35 time steps
     return model, lambda: model(inputs).pow(2).mean()
 
 

@@ -6,16 +6,22 @@ pictures of later passes as they were."""
 
 from __future__ import annotations
 
+import library_models
 import pytest
+import real_models
 import torch
-from real_models import CASES
 
 from helpers.backward import CannotMatchPyTorch, compare, grad, trace
-from helpers.graph import build, draw, recording
+from helpers.graph import DEFAULT_SECONDS, VIEW_BYTES, build, draw, explore, recording
 from helpers.graph.model import build_graph
 from helpers.graph.modules import modules_of
 
-NAMES = sorted(CASES)
+CASES = {**real_models.CASES, **library_models.CASES}
+# The libraries' models take most of the time: `pytest -m "not slow"` leaves them out.
+NAMES = [
+    pytest.param(name, marks=pytest.mark.slow) if name in library_models.CASES else name
+    for name in sorted(CASES)
+]
 
 
 def make(name: str):
@@ -102,3 +108,58 @@ def test_a_recording_leaves_the_picture_of_a_later_pass_as_it_was(name):
     loss = loss_of(run)
     after = draw(loss).source
     assert after == before
+
+
+def view_payload(view) -> int:
+    """What a view sends to the page: its output's bundle and the widget's state and script."""
+    bundle, _ = view._repr_mimebundle_()
+    widget = view.widget()
+    state = sum(len(str(getattr(widget, name))) for name in ("svg", "index", "texts", "caption"))
+    return sum(len(str(value)) for value in bundle.values()) + state + len(widget._esm)
+
+
+@pytest.mark.parametrize("recorded", [True, False], ids=["recorded", "not recorded"])
+@pytest.mark.parametrize("name", NAMES)
+def test_the_view_of_a_pass_carries_at_most_500_kb(name, recorded):
+    model, loss, _ = forward(name, recorded=recorded)
+    view = explore(loss)
+    assert view_payload(view) < VIEW_BYTES
+    if "under 500 KB" in view.widget().caption:  # cut for the view: fewer boxes than draw's
+        assert view.boxes < len(build(loss).nodes)
+
+
+def test_a_view_cut_for_its_weight_says_so_and_max_nodes_none_is_not_cut():
+    # d2l's GRU from scratch over 35 time steps, not recorded: 200 Nodes make 700 KB of view.
+    _, loss, _ = forward("d2l GRU from scratch")
+    view = explore(loss)
+    caption = view.widget().caption
+    assert view_payload(view) < VIEW_BYTES
+    assert "The view keeps what it sends to the page under 500 KB" in caption
+    whole = explore(loss, max_nodes=None)
+    assert "under 500 KB" not in whole.widget().caption
+    assert whole.boxes > view.boxes
+
+
+MICROGRAD_DEMO = "micrograd demo (MLP 2-16-16-1, L2 penalty)"
+
+
+def test_boxes_no_module_made_leave_the_model_folded_into_its_modules():
+    # The penalty over 337 parameters makes some 700 boxes outside the model's forward: they
+    # are there however the model folds, so they do not keep it folded into one box.
+    _, loss, _ = forward(MICROGRAD_DEMO, recorded=True)
+    folded = {path for paths in build(loss).module_boxes.values() for path in paths}
+    assert folded and "" not in folded
+    assert all(path.startswith("layers.") for path in folded)
+
+
+def test_a_folded_picture_slow_to_lay_out_is_cut_like_any_default_picture():
+    _, loss, _ = forward(MICROGRAD_DEMO, recorded=True)
+    drawing = draw(loss)
+    assert drawing.estimated_seconds <= DEFAULT_SECONDS
+    picture = build(loss)
+    (summary,) = [box for box in picture.nodes if box.kind == "summary"]
+    hidden = picture.total_nodes - picture.drawn_nodes
+    # The summary box and the caption count the same Nodes: those of no box drawn.
+    assert f"{hidden:,} more" in summary.title and f"{hidden:,} more" in " ".join(picture.notes)
+    everything = draw(loss, max_nodes=None)
+    assert everything.estimated_seconds > DEFAULT_SECONDS

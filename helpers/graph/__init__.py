@@ -23,6 +23,7 @@ model that made them.
 from __future__ import annotations
 
 import difflib
+import json
 from collections import Counter
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -45,16 +46,18 @@ from helpers.graph.messages import MESSAGES
 from helpers.graph.model import (
     MARKS,
     NODES_SAFE_TO_SEE,
+    SUMMARY,
     Graph,
     GraphEdge,
     GraphNode,
     build_graph,
+    caption,
     why_nodes_safe_to_see,
 )
 from helpers.graph.names import Names, named_tensors, resolve_names
 from helpers.graph.recording import MadeBy, made_by, recording
 from helpers.graph.render import Drawing, GraphvizNotFound, LayoutTooSlow, RenderError
-from helpers.graph.view import Explorer, GraphSource, Shown, Walked
+from helpers.graph.view import SCRIPT, Explorer, GraphSource, Shown, Walked, search_index
 
 __all__ = [
     "BOX_STYLES",
@@ -98,6 +101,9 @@ SUGGESTED_ROWS = 400
 # pixels below, where a learner looks first.
 FORWARD_ROWS = 45
 SUGGESTED_ACROSS = 40
+# The default view of `explore` keeps what it sends to the page under this many bytes: a
+# notebook that opens soon, and a saved one that stays small.
+VIEW_BYTES = 500_000
 
 
 class GraphTooLarge(ValueError):
@@ -136,8 +142,10 @@ def build(
     named = [(name, tensor) for name, tensor, _ in marked] + resolve_names(names)
     model = build_graph(roots, named, **options)
     _check_walk(model, max_nodes)
+    quick = max_nodes == DEFAULT_MAX_NODES
     model, max_nodes, ends = _by_module(model, expand, fold, max_nodes)
-    picture, _ = _picture(_Cuts(_marked(model, marked), {}, ends), max_nodes, planned=False)
+    cuts = _Cuts(_marked(model, marked), {}, ends)
+    picture, _ = _picture(cuts, max_nodes, planned=False, quick=quick)
     return picture
 
 
@@ -245,10 +253,11 @@ def draw(
     _check_walk(model, max_nodes)
     # Drawing.explore(): the same graph in the view, from weak references to its tensors.
     pictures = _Pictures(options, direction, max_nodes, _checked_expand(expand), fold)
+    quick = max_nodes == DEFAULT_MAX_NODES
     model, max_nodes, ends = _by_module(model, expand, fold, max_nodes)
     model = _marked(model, marked)
     cuts = _Cuts(model, edge_label_texts(model, edge_labels or {}), ends)
-    picture, layout = _picture(cuts, max_nodes, planned=True)
+    picture, layout = _picture(cuts, max_nodes, planned=True, quick=quick)
     direction = _direction(direction, layout)
     source = to_dot(
         picture, direction=direction, highlight=highlight, edge_labels=edge_labels, layout=layout
@@ -340,7 +349,30 @@ class _Pictures:
         else:
             model, max_nodes, ends = _layered(model, max_nodes)
         cuts = _Cuts(model, {}, ends)
-        picture, layout = _picture(cuts, max_nodes, planned=True)
+        quick = self.max_nodes == DEFAULT_MAX_NODES
+        picture, layout = _picture(cuts, max_nodes, planned=True, quick=quick)
+        shown = self._shown(cuts, picture, layout, max_nodes, notes_now)
+        # The default promises a view that opens soon: one that sends more than VIEW_BYTES to
+        # the page is cut further, as draw cuts a slow picture, and its caption says why.
+        while quick and _view_bytes(shown, walked) > VIEW_BYTES and picture.drawn_nodes > 1:
+            kept = next((n.walk_order for n in picture.nodes if n.kind == SUMMARY), None)
+            kept = kept if kept is not None else model.walked_nodes
+            share = 0.9 * VIEW_BYTES / _view_bytes(shown, walked)
+            smaller = max(1, min(kept - 1, int(kept * share)))
+            picture, layout = _picture(cuts, smaller, planned=True, quick=False)
+            note = caption("cut for the view", most=VIEW_BYTES // 1000)
+            picture = replace(picture, notes=[*picture.notes, note])
+            shown = self._shown(cuts, picture, layout, max_nodes, notes_now)
+        return shown
+
+    def _shown(
+        self,
+        cuts: _Cuts,
+        picture: Graph,
+        layout: Plan,
+        max_nodes: int | None,
+        notes_now: Mapping[str, str],
+    ) -> Shown:
         direction = _direction(self.direction, layout)
         source = to_dot(picture, direction=direction, layout=layout, ids=True)
         if layout.estimated_seconds > MAX_SECONDS:
@@ -355,6 +387,16 @@ class _Pictures:
             Drawing(source, estimated_seconds=seconds),
             notes,
         )
+
+
+def _view_bytes(shown: Shown, walked: Walked) -> int:
+    """About how much the view of ``shown`` sends to the page: its picture three times (drawn
+    in the view, and as the output's SVG and its HTML image, in base64, for where the view
+    cannot run; the caption those two carry is left out), what a search looks through, and the
+    view's script."""
+    picture = len(shown.view.svg()) * (2 + 4 / 3)
+    index = len(json.dumps(search_index(shown.picture, walked), ensure_ascii=False))
+    return int(picture) + index + SCRIPT.stat().st_size
 
 
 def plan_layout(graph: Graph, edge_labels: Mapping[tuple[Any, Any], str] | None = None) -> Plan:
@@ -434,21 +476,22 @@ class _Cuts:
         return self._estimates
 
 
-def _picture(cuts: _Cuts, max_nodes: int | None, planned: bool) -> tuple[Graph, Plan]:
+def _picture(cuts: _Cuts, max_nodes: int | None, planned: bool, quick: bool) -> tuple[Graph, Plan]:
     """The picture `draw` makes with ``max_nodes``, captioned, and its plan if ``planned`` (or
-    if choosing the picture made it; else None)."""
+    if choosing the picture made it; else None). ``quick``: the learner left max_nodes to the
+    default, which promises a quick picture, folded or not (folding keeps a model's own Nodes
+    few, not those around it: a loss that sums a term over every parameter)."""
     model = cuts.model
     nodes = model.walked_nodes if max_nodes is None else max_nodes
-    default = max_nodes == DEFAULT_MAX_NODES
-    if default:
+    if quick:
         # The default promises a quick picture: cut further where the Nodes make a slow one,
         # and between two layers of a stack rather than through one.
         while cuts.seconds(nodes) > DEFAULT_SECONDS and nodes > 1:
             nodes //= 2
         nodes = max((end for end in cuts.layer_ends if end <= nodes), default=nodes)
-    picture, uses, layout = cuts.picture(nodes, planned=planned or default)
+    picture, uses, layout = cuts.picture(nodes, planned=planned or quick)
     # A cut's estimate can be short of its own plan's, which has the last word.
-    while default and layout.estimated_seconds > DEFAULT_SECONDS and nodes > 1:
+    while quick and layout.estimated_seconds > DEFAULT_SECONDS and nodes > 1:
         nodes //= 2
         picture, uses, layout = cuts.picture(nodes, planned=True)
     notes = [*picture.notes, *reference_notes(picture, uses)]
@@ -529,7 +572,8 @@ def _folded(
     interactive: bool = False,
 ) -> tuple[Graph, int | None]:
     """The model with ``folded`` modules folded (those in ``apart`` kept out of runs), and the
-    max_nodes to cut it with: a folded picture is drawn whole, since folding made it fit."""
+    max_nodes to cut it with: a folded picture is drawn whole where it is quick to lay out,
+    since folding made it fit (`_picture` cuts it where it is not)."""
     picture = modules.fold(model, found, set(folded), apart)
     note = modules.folding_note(picture, set(folded), interactive)
     if note is None:

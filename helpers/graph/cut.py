@@ -67,7 +67,9 @@ def cut(model: Graph, kept: int) -> Graph:
         for node in model.nodes
         if node.walk_order >= kept and node.fn is not None and not node.same_as
     ]
-    left_out = model.total_nodes - kept
+    # The Nodes of no box drawn: those cut off, and those the walk never reached. (Not
+    # total - kept: in a folded picture a box kept can hold Nodes met after the cut.)
+    left_out = model.total_nodes - model.walked_nodes + len(hidden)
     # Its id follows the boxes kept, unless one of them has it (Nodes counted layer by layer,
     # `in_layers`, keep boxes that are not the first ones made).
     summary_id = f"n{len(nodes)}"

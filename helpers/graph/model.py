@@ -113,6 +113,11 @@ _CAPTION_TEXTS = {
         "into one box.",
         "zh": "只显示离输出最近的 {kept:,} 个 autograd 节点；其余 {hidden:,} 个折叠成一个框。",
     },
+    "cut for the view": {
+        "en": "The view keeps what it sends to the page under {most:,} KB, so it shows fewer "
+        "nodes than draw() would.",
+        "zh": "交互视图发送给页面的内容保持在 {most:,} KB 以内，所以它显示的节点比 draw() 少。",
+    },
     "cut, layers": {
         "en": "Showing the last {layers} layers whole, and what follows them: the {kept:,} "
         "autograd nodes nearest the output, layer by layer; {hidden:,} more are folded into one "

@@ -150,7 +150,8 @@ def _made_by(fn: object) -> MadeBy | None:
 
 
 def default_folding(graph: Graph, modules: Modules, expand: Collection[str] = ()) -> set[str]:
-    """The modules to fold so that the picture keeps to about `MOST_BOXES` boxes.
+    """The modules to fold so that the picture keeps to about `MOST_BOXES` boxes (and the boxes
+    no module made).
 
     Level by level from the model down: every folded module is unfolded into its children while
     the whole picture, repeated siblings folded, still keeps to `MOST_BOXES`. A graph that fits
@@ -160,12 +161,15 @@ def default_folding(graph: Graph, modules: Modules, expand: Collection[str] = ()
     if not modules.recorded:
         return set()
     expand = set(expand)
-    if count_boxes(graph, modules, set(), expand) <= MOST_BOXES:
+    # Boxes that no module made (a loss summing a term over every parameter, outside the
+    # model's forward) are there however the model folds: they do not count against its boxes.
+    most = MOST_BOXES + sum(1 for node in graph.nodes if modules.of_box.get(node.id) is None)
+    if count_boxes(graph, modules, set(), expand) <= most:
         return set()
     folded = _settled(modules, {""}, expand)
     while True:
         deeper = _settled(modules, _one_level_down(modules, folded), expand)
-        if deeper == folded or count_boxes(graph, modules, deeper, expand) > MOST_BOXES:
+        if deeper == folded or count_boxes(graph, modules, deeper, expand) > most:
             return folded
         folded = deeper
 

@@ -122,7 +122,7 @@ class Source:
     def index(self) -> list[list[str]]:
         """What a search looks through: [name, box id, kind, id of the box that holds it now
         ("" when it is drawn itself)]."""
-        return _index(self.picture)
+        return search_index(self.picture)
 
     def read(self, box: str) -> dict[str, Any]:
         raise NotImplementedError
@@ -241,7 +241,7 @@ class GraphSource(Source):
 
     def index(self) -> list[list[str]]:
         # The named tensors folded away are found too: a search unfolds down to them.
-        return _index(self.picture, self._walked)
+        return search_index(self.picture, self._walked)
 
     # --- what a click does ---------------------------------------------------------------------
 
@@ -374,7 +374,8 @@ def _home(picture: Graph) -> str:
     return outputs[0] if outputs else (picture.nodes[-1].id if picture.nodes else "")
 
 
-def _index(picture: Graph, walked: Walked | None = None) -> list[list[str]]:
+def search_index(picture: Graph, walked: Walked | None = None) -> list[list[str]]:
+    """What a search of the view looks through (`Source.index`)."""
     entries = [
         [node.title, node.id, node.kind, ""]
         for node in picture.nodes

@@ -185,6 +185,17 @@ def test_after_backward_an_op_says_its_saved_tensors_were_freed():
     assert saved == {"vec": "freed by backward()"}  # w @ x keeps x for w's gradient
 
 
+def test_a_losss_saved_arguments_are_listed_apart_from_its_tensors_and_signed():
+    # NLLLoss saves ignore_index=-100, which PyTorch hands to Python as 2**64 - 100.
+    logits = torch.randn(3, 4, requires_grad=True)
+    loss = torch.nn.functional.cross_entropy(logits, torch.tensor([0, 2, 1]))
+    view = explore(loss)
+    details = view.read(box_named(view, "NllLossBackward0"))
+    tensors, values = rows(details, "saved for backward"), rows(details, "other values saved")
+    assert "ignore_index" not in tensors and "self" in tensors
+    assert values["ignore_index"] == "-100"
+
+
 def test_a_saved_tensor_changed_in_place_says_so_with_both_versions():
     w = torch.tensor([1.0, 2.0], requires_grad=True)
     h = w * 1.0

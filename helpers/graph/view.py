@@ -465,7 +465,7 @@ def _op_details(node: GraphNode, picture: Graph, walked: Walked) -> dict[str, An
             rows.append([say("line"), f"{Path(label.file).name}:{label.line}: {label.code}"])
         sections.append(_rows(say("made by"), rows))
     sections.append(_rows(say("sends to"), _next_rows(fn, picture, walked)))
-    sections.append(saved_section(fn))
+    sections.extend(saved_sections(fn))
     return {"title": node.title, "subtitle": say("kind op"), "sections": sections}
 
 
@@ -496,15 +496,16 @@ def _title_of(picture: Graph, box: str) -> str:
     return node.title if node is not None else box
 
 
-def saved_section(fn: Any) -> dict[str, Any]:
+def saved_sections(fn: Any) -> list[dict[str, Any]]:
     """What the op saved for its backward: each tensor with its shape and version, and whether
-    backward freed it or an in-place change spoiled it."""
-    rows = []
+    backward freed it or an in-place change spoiled it; then the other values it kept (a loss's
+    ``ignore_index``, a dimension), apart, since they are not tensors."""
+    tensors, values = [], []
     for slot_name, read in _saved_slots(fn):
         try:
             value = read()
         except RuntimeError as error:
-            rows.append([slot_name, _unreadable(str(error))])
+            tensors.append([slot_name, _unreadable(str(error))])
             continue
         items = value if isinstance(value, (list, tuple)) else [value]
         named = (
@@ -518,12 +519,22 @@ def saved_section(fn: Any) -> dict[str, Any]:
                 text = describe(item, show_values=False)
                 if version is not None:
                     text = say("saved tensor", tensor=text, version=version)
-                rows.append([name, text])
+                tensors.append([name, text])
             elif item is not None:
-                rows.append([name, " ".join(str(item).split())[:80]])
-    if not rows:
-        return _text(say("saved nothing"), say("saved"))
-    return _rows(say("saved"), rows)
+                values.append([name, " ".join(str(_signed(item)).split())[:80]])
+    heading = say("saved")
+    sections = [_rows(heading, tensors) if tensors else _text(say("saved nothing"), heading)]
+    if values:
+        sections.append(_rows(say("saved values"), values))
+    return sections
+
+
+def _signed(value: Any) -> Any:
+    # PyTorch hands a saved int64 to Python as unsigned: NLLLoss's ignore_index=-100 reads
+    # 18446744073709551516. No saved size or index is near 2**63, so a larger one is negative.
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 2**63:
+        return value - 2**64
+    return value
 
 
 def _unreadable(error: str) -> str:
@@ -981,7 +992,8 @@ _TEXTS = {
     },
     "not drawn": {"en": "{name} (not in the picture)", "zh": "{name}（不在图中）"},
     "inside": {"en": "{name}, inside {box}", "zh": "{name}，在 {box} 里"},
-    "saved": {"en": "saved for backward", "zh": "保存的张量"},
+    "saved": {"en": "saved for backward", "zh": "为反向传播保存的张量"},
+    "saved values": {"en": "other values saved", "zh": "保存的其他值"},
     "saved nothing": {"en": "nothing", "zh": "没有"},
     "saved tensor": {"en": "{tensor}, version {version}", "zh": "{tensor}，版本 {version}"},
     "freed": {"en": "freed by backward()", "zh": "已被 backward() 释放"},

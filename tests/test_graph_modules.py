@@ -236,6 +236,17 @@ def test_an_ops_tooltip_names_the_line_of_code_that_made_it():
     assert all("made by blocks.0 at test_graph_modules.py:" in n.tooltip for n in adds)
 
 
+def test_an_op_made_outside_the_model_says_so_in_either_language():
+    _, _, graph, modules = recorded(blocks=1)
+    framed = fold(graph, modules, set())
+    mean = box_titled(framed, "MeanBackward0")  # the loss, computed outside the model
+    assert "MeanBackward0, made outside any module at test_graph_modules.py:" in mean.tooltip
+    with speaking("zh"):
+        framed = fold(graph, modules, set())
+    tooltip = box_titled(framed, "MeanBackward0").tooltip
+    assert tooltip.startswith("MeanBackward0：不属于任何模块，由 test_graph_modules.py:")
+
+
 def test_folded_boxes_speak_chinese():
     _, _, graph, modules = recorded()
     with speaking("zh"):

@@ -441,9 +441,11 @@ def _with_its_line(node: GraphNode) -> GraphNode:
     if made is None or made.code is None:
         return node
     where = f"{os.path.basename(made.file)}:{made.line}"
-    module = made.module if made.module is not None else say("no module")
-    tooltip = say("made by", op=node.title, module=module or say("the model"), where=where,
-                  code=made.code)  # fmt: skip
+    if made.module is None:  # a line of your code outside the model: a loss, say
+        tooltip = say("made outside", op=node.title, where=where, code=made.code)
+    else:
+        module = made.module or say("the model")
+        tooltip = say("made by", op=node.title, module=module, where=where, code=made.code)
     return replace(node, tooltip=tooltip)
 
 
@@ -605,7 +607,10 @@ _TEXTS = {
     "grad norm": {"en": "norm {norm}", "zh": "范数 {norm}"},
     "blocks like": {"en": "{count} blocks like {like}", "zh": "{count} 个与 {like} 相同的块"},
     "call of": {"en": "call {call} of {calls}", "zh": "第 {call} 次调用（共 {calls} 次）"},
-    "no module": {"en": "no module", "zh": "不属于任何模块"},
+    "made outside": {
+        "en": "{op}, made outside any module at {where}: {code}",
+        "zh": "{op}：不属于任何模块，由 {where} 这一行生成：{code}",
+    },
     "made by": {
         "en": "{op}, made by {module} at {where}: {code}",
         "zh": "{op}：由 {module} 在 {where} 生成：{code}",

@@ -43,12 +43,9 @@ from __future__ import annotations
 import io
 import math
 import numbers
-import re
 import reprlib
 import sys
-import textwrap
 import time
-import unicodedata
 import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -65,6 +62,7 @@ from matplotlib.mathtext import MathTextParser
 from matplotlib.text import Text
 
 from helpers.language import LANGUAGES, Catalogue, get_language
+from helpers.text import columns, wrap
 
 __all__ = ["LiveLossPlot", "plot_losses"]
 
@@ -85,8 +83,6 @@ _MARGINS = {"left": 0.78, "right": 0.18, "bottom": 0.49, "top": 0.21}
 _PAD = 0.04
 Title = str | Mapping[str, str] | None  # one title, or one per language: {"en": ..., "zh": ...}
 _CAPTION_WIDTH = 56  # columns per line of the caption about skipped losses (a character: two)
-_CLOSING_MARKS = set("，。、；：？！）」』”")  # never the first character of a line
-_OPENING_MARKS = set("（「『“")  # never the last
 
 # Every word a plot draws into a picture, in each language. Language first, because a picture
 # takes all its words from one language: the chosen one where a font draws every character of
@@ -756,7 +752,7 @@ def _picture_words(title: Title = None, names: Iterable[str] = ()) -> _Words:
         if name is None:  # boxes instead of characters would teach nothing
             texts, chosen_title = WORDS["en"], _title_in(title, "en")
     callers_text = "".join([title if isinstance(title, str) else "", *names])
-    theirs = "".join(sorted({c for c in callers_text if _columns(c) == 2}))
+    theirs = "".join(sorted({c for c in callers_text if columns(c) == 2}))
     if name is None and theirs:
         name = _chinese_font.name(theirs)
     fontfamily = None if name is None else [*plt.rcParams["font.family"], name]
@@ -890,30 +886,9 @@ def _count_and_place(count: int, first: tuple[float, str], words: _Words) -> dic
 
 
 def _wrap(sentence: str) -> str:
-    """``sentence`` in lines of at most ``_CAPTION_WIDTH`` columns, a Chinese character two.
-
-    Chinese has no spaces: a line may end after any character, but not inside a Latin word
-    such as log_y=False; a closing mark (，。）) stays on the line it closes, and an opening
-    one (（) goes to the line it opens.
-    """
-    if not any(_columns(character) == 2 for character in sentence):
-        return textwrap.fill(sentence, _CAPTION_WIDTH)
-    lines, line = [], ""
-    for piece in re.findall(r"[\w.=\'-]+|.", sentence, re.ASCII):
-        too_wide = _columns(line + piece) > _CAPTION_WIDTH
-        if too_wide and line.strip() and piece not in _CLOSING_MARKS:
-            carried = ""
-            while line and line[-1] in _OPENING_MARKS:
-                line, carried = line[:-1], line[-1] + carried
-            lines.append(line.rstrip())
-            line = (carried + piece).lstrip()
-        else:
-            line += piece
-    return "\n".join([*lines, line.rstrip()])
-
-
-def _columns(text: str) -> int:
-    return sum(2 if unicodedata.east_asian_width(character) in "WF" else 1 for character in text)
+    """``sentence`` in lines of at most ``_CAPTION_WIDTH`` columns, a Chinese character two
+    (`helpers.text.wrap`: never inside a word such as log_y=False or 梯度)."""
+    return "\n".join(wrap(sentence, lambda line: columns(line) <= _CAPTION_WIDTH))
 
 
 def _caption(ax: Axes, note: str, words: _Words) -> Text:

@@ -17,6 +17,7 @@ from nbclient import NotebookClient
 import helpers.plot
 from helpers.language import LANGUAGES, speaking
 from helpers.plot import WORDS, LiveLossPlot, plot_losses
+from helpers.text import columns
 
 FALLING = [1000.0, 100.0, 10.0, 1.0, 0.1]
 
@@ -1082,7 +1083,7 @@ def test_a_chinese_caption_wraps_by_width_and_keeps_closing_marks_on_their_line(
     lines = note.note(words).split("\n")
     assert len(lines) > 1
     for line in lines:
-        assert helpers.plot._columns(line) <= helpers.plot._CAPTION_WIDTH, line
+        assert columns(line) <= helpers.plot._CAPTION_WIDTH, line
         assert line[0] not in "，。、；：？！）", line
     assert "log_y=False" in "".join(lines)  # never broken inside
 

@@ -11,7 +11,6 @@ tensors stay as PyTorch writes them.
 from __future__ import annotations
 
 import html
-import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 
 import torch
@@ -23,6 +22,7 @@ from helpers.backward.messages import VIEW_MESSAGES
 from helpers.backward.records import Step
 from helpers.graph import resolve_names
 from helpers.graph.model import describe, gradient_edge
+from helpers.text import columns
 
 # A table longer than this shows its first and last rows only.
 MAX_ROWS = 60
@@ -60,17 +60,12 @@ def _html_table(rows: list[tuple[str, ...]]) -> str:
 def grid_text(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     """``rows`` under ``headers`` in aligned columns of plain text (Chinese counts as two)."""
     rows = [headers, *rows]
-    widths = [max(_width(row[column]) for row in rows) for column in range(len(rows[0]))]
+    widths = [max(columns(row[column]) for row in rows) for column in range(len(rows[0]))]
     lines = [
-        "  ".join(cell + " " * (w - _width(cell)) for cell, w in zip(row, widths, strict=True))
+        "  ".join(cell + " " * (w - columns(cell)) for cell, w in zip(row, widths, strict=True))
         for row in rows
     ]
     return "\n".join(line.rstrip() for line in lines)
-
-
-def _width(text: str) -> int:
-    """Columns ``text`` takes in a monospace font: a Chinese character takes two."""
-    return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
 def grid_html(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:

@@ -35,6 +35,7 @@ from helpers.graph.model import (
     caption,
     is_one_line_box,
 )
+from helpers.text import is_wide, wrap
 
 # Measured with the first font installed, shown by the viewer with the first it has: DejaVu Sans
 # is wider than Helvetica and Arial, so boxes sized for it still fit their text elsewhere.
@@ -187,7 +188,7 @@ def _caption(notes: list[str]) -> str:
     # than the viewer draws it, and the caption would be clipped. A cell at least as wide as
     # the text can be anywhere keeps the room.
     lines = [line for note in notes for line in _wrapped(note)]
-    wide = any(_is_wide(character) for line in lines for character in line)
+    wide = any(is_wide(character) for line in lines for character in line)
     width = f' WIDTH="{max(_width_in_points(line) for line in lines)}"' if wide else ""
     text = "<BR/>".join(_html(line) for line in lines)
     cell = f'<TD{width} ALIGN="LEFT" BALIGN="LEFT">{text}</TD>'
@@ -202,50 +203,15 @@ CAPTION_WIDTH = 760  # points: about 100 Latin letters or 60 Chinese characters
 
 
 def _wrapped(note: str) -> list[str]:
-    """``note`` as lines of at most `CAPTION_WIDTH` points, broken before a space or between
-    two Chinese characters (Chinese is written without spaces)."""
-    lines, line = [], ""
-    for piece in _pieces(note):
-        if line and _width_in_points(line + piece) > CAPTION_WIDTH:
-            lines.append(line.rstrip())
-            line = piece.lstrip()
-        else:
-            line += piece
-    return [*lines, line.rstrip()] if line else lines
-
-
-# Chinese punctuation that must not begin a line: it stays with the character before it.
-CLOSING = "，。：；、）》」”！？"
-
-
-def _pieces(text: str) -> list[str]:
-    """``text`` in the pieces a line may break between: a word with the space before it, a
-    space, or one Chinese character with any closing punctuation after it."""
-    pieces: list[str] = []
-    for character in text:
-        last = pieces[-1] if pieces else ""
-        if character == " ":
-            pieces.append(character)
-        elif _is_wide(character):
-            if character in CLOSING and last:
-                pieces[-1] += character
-            else:
-                pieces.append(character)
-        elif last == " " or (last and not _is_wide(last[-1]) and last[-1] != " "):
-            pieces[-1] += character
-        else:
-            pieces.append(character)
-    return pieces
-
-
-def _is_wide(character: str) -> bool:
-    return unicodedata.east_asian_width(character) in ("W", "F")
+    """``note`` as lines of at most `CAPTION_WIDTH` points (`helpers.text.wrap`: breaking at a
+    space or between Chinese words, never inside a word or a call)."""
+    return wrap(note, lambda line: _width_in_points(line) <= CAPTION_WIDTH)
 
 
 def _width_in_points(text: str) -> int:
     """Room for ``text`` in the caption's font: a Chinese character takes a full em, any other
     at most 0.65 em (DejaVu Sans, the widest of the fonts named, averages 0.55 em)."""
-    ems = sum(1.0 if _is_wide(character) else 0.65 for character in text)
+    ems = sum(1.0 if is_wide(character) else 0.65 for character in text)
     return int(ems * SMALL_FONT_SIZE) + 1
 
 

@@ -217,7 +217,7 @@ def test_11_4_twelve_blocks_deep_the_first_block_keeps_the_larger_gradient_norm(
     # The picture: blocks.0, one box for the ten built alike between, blocks.11.
     blocks = {path for path in boxes if path.startswith("blocks")}
     assert blocks == {"blocks.0", "blocks.1–blocks.10", "blocks.11"}
-    assert boxes["blocks.1–blocks.10"].notes == ["10 blocks like blocks.0"]
+    assert boxes["blocks.1–blocks.10"].notes == ["10 blocks built like blocks.0"]
     norms = {path: gradient_norm([model.get_submodule(path)]) for path in ("blocks.0", "blocks.11")}
     for path, norm in norms.items():
         assert norm_shown(boxes[path]) == pytest.approx(norm, rel=5e-4), path

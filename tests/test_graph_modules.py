@@ -122,7 +122,7 @@ def test_a_big_recorded_graph_is_folded_to_fit_with_repeated_blocks_as_one_box()
     titles = [node.title for node in folded.nodes if node.kind == MODULE]
     assert "blocks.0 · Block" in titles and "blocks.11 · Block" in titles
     run = box_titled(folded, "blocks.1–blocks.10")
-    assert run.notes == ["10 blocks like blocks.0"]
+    assert run.notes == ["10 blocks built like blocks.0"]
 
 
 def test_a_folded_box_keeps_the_modules_inputs_and_outputs():
@@ -252,7 +252,7 @@ def test_folded_boxes_speak_chinese():
     with speaking("zh"):
         folded = fold(graph, modules, default_folding(graph, modules))
     run = box_titled(folded, "blocks.1–blocks.10")
-    assert run.notes == ["10 个与 blocks.0 相同的块"]
+    assert run.notes == ["10 个结构与 blocks.0 相同的块"]
     assert any("个参数" in node.value for node in folded.nodes if node.kind == MODULE)
 
 

@@ -605,7 +605,10 @@ _TEXTS = {
     "the model": {"en": "the model", "zh": "整个模型"},
     "parameters": {"en": "{count} parameters", "zh": "{count} 个参数"},
     "grad norm": {"en": "norm {norm}", "zh": "范数 {norm}"},
-    "blocks like": {"en": "{count} blocks like {like}", "zh": "{count} 个与 {like} 相同的块"},
+    "blocks like": {
+        "en": "{count} blocks built like {like}",
+        "zh": "{count} 个结构与 {like} 相同的块",
+    },
     "call of": {"en": "call {call} of {calls}", "zh": "第 {call} 次调用（共 {calls} 次）"},
     "made outside": {
         "en": "{op}, made outside any module at {where}: {code}",

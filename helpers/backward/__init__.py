@@ -8,9 +8,10 @@ when large, so that a trace costs about the memory of the pass it records.
 ``compare(loss, {"h": grad_h, ...})`` checks the gradients you computed by hand against
 autograd's, and names the one to fix first.
 
-``grad(y, inputs)`` computes what ``torch.autograd.grad`` computes, in a few dozen lines of Python
-over the same Nodes, so that the algorithm can be read: count each node's dependencies, seed the
-output's gradient, run every node once all of its gradients have arrived. Its answer is PyTorch's
+``grad(y, inputs)`` computes what ``torch.autograd.grad`` computes, with a Python engine (a loop
+and eight short helpers, in engine.py) over the same Nodes, so that the algorithm can be read:
+count each node's dependencies, seed the output's gradient, run every node once all of its
+gradients have arrived. Its answer is PyTorch's
 answer, bit for bit, or an error that says why it cannot be: ``grad`` lets PyTorch's engine
 compute the same gradients first, watching every node, and compares.
 

@@ -140,14 +140,18 @@ def transformers_cases() -> dict[str, Callable[[], Case]]:
         tokens = torch.randint(0, 64, (2, 6))
         return model, lambda: model(input_ids=tokens, labels=tokens).loss
 
+    def translation(model_class: str, config: transformers.PretrainedConfig) -> Case:
+        # An encoder-decoder model: a source sentence in, the target's tokens as labels.
+        model = getattr(transformers, model_class)(config)
+        source, target = torch.randint(4, 64, (2, 6)), torch.randint(4, 64, (2, 4))
+        return model, lambda: model(input_ids=source, labels=target).loss
+
     def t5() -> Case:
         config = transformers.T5Config(
             vocab_size=64, d_model=16, d_kv=8, d_ff=32, num_layers=2, num_heads=2,
             decoder_start_token_id=0, pad_token_id=0,
         )  # fmt: skip
-        model = transformers.T5ForConditionalGeneration(config)
-        source, target = torch.randint(0, 64, (2, 6)), torch.randint(0, 64, (2, 4))
-        return model, lambda: model(input_ids=source, labels=target).loss
+        return translation("T5ForConditionalGeneration", config)
 
     def bart() -> Case:
         config = transformers.BartConfig(
@@ -155,9 +159,7 @@ def transformers_cases() -> dict[str, Callable[[], Case]]:
             encoder_attention_heads=2, decoder_attention_heads=2,
             encoder_ffn_dim=32, decoder_ffn_dim=32, max_position_embeddings=16,
         )  # fmt: skip
-        model = transformers.BartForConditionalGeneration(config)
-        source, target = torch.randint(4, 64, (2, 6)), torch.randint(4, 64, (2, 4))
-        return model, lambda: model(input_ids=source, labels=target).loss
+        return translation("BartForConditionalGeneration", config)
 
     def vit() -> Case:
         config = transformers.ViTConfig(

@@ -2,11 +2,12 @@
 
 tests/test_exercises.py proves each check accepts its sample answers; here every question of
 notebook 10 is computed, on the notebook's own network and data, and the check must accept the
-result and reject what a plausible slip would give instead.
+result and reject what a plausible slip would give instead. Section 6's claims (a mean loss
+divides every gradient; softmax with cross-entropy has the gradient p - one_hot) are run here too.
 """
 
 import torch
-from answers import D_IN, D_OUT, H, accepted, make_data, rejected
+from answers import D_IN, D_OUT, H, N, accepted, make_data, rejected
 from torch import nn
 
 from helpers.backward import compare
@@ -211,3 +212,111 @@ def test_10_6_no_grad_without_eval_leaves_dropout_on():
     model.eval()
     with torch.no_grad():
         rejected("10.6", same_twice_and_recorded(model, x))  # (True, False): eval() as well
+
+
+# --- section 6: a mean against a sum, and softmax with cross-entropy ---------------------------
+
+
+def gradients_of_the_weights(loss_function, rows=N):
+    """w1's and w2's gradients at make_data()'s start, for a loss over the first rows."""
+    x, y, w1, w2 = make_data()
+    w1.requires_grad_()
+    w2.requires_grad_()
+    y_pred = x[:rows].mm(w1).clamp(min=0).mm(w2)
+    return torch.autograd.grad(loss_function(y_pred, y[:rows]), [w1, w2])
+
+
+def equal_to_compares_margin(mine, autograds):
+    # compare's margin: within 1e-4 of the gradient's largest value (allclose's default, relative
+    # to each number, refuses a few entries of w2's gradient where the batch's terms nearly cancel)
+    return torch.allclose(mine, autograds, rtol=0, atol=1e-4 * autograds.abs().max().item())
+
+
+def test_10_7_a_mean_loss_divides_every_gradient_by_the_number_of_squares():
+    sums = gradients_of_the_weights(nn.MSELoss(reduction="sum"))
+    means = gradients_of_the_weights(nn.MSELoss())
+    factors = {"a": N, "b": D_OUT, "c": N * D_OUT, "d": 1}
+    right = [
+        letter
+        for letter, factor in factors.items()
+        if all(
+            equal_to_compares_margin(mean * factor, s) for mean, s in zip(means, sums, strict=True)
+        )
+    ]
+    assert right == ["c"]
+    accepted("10.7", right[0])
+    rejected("10.7", "a")
+
+
+def test_6_1_a_quarter_of_the_batch_divides_by_a_quarter_as_many_squares():
+    # the change-and-see of section 6.1: rows = 16
+    (_, g_sum), (_, g_mean) = (
+        gradients_of_the_weights(loss, rows=16)
+        for loss in (nn.MSELoss(reduction="sum"), nn.MSELoss())
+    )
+    assert equal_to_compares_margin(g_mean * 16 * D_OUT, g_sum)
+
+
+def loss_after(loss_function, lr, steps):
+    # notebook 10, section 6.1: section 5's training with another loss and learning rate
+    x, y, w1, w2 = make_data()
+    first, second = nn.Linear(D_IN, H, bias=False), nn.Linear(H, D_OUT, bias=False)
+    with torch.no_grad():
+        first.weight.copy_(w1.t())
+        second.weight.copy_(w2.t())
+    model = nn.Sequential(first, nn.ReLU(), second)
+    optimizer = torch.optim.SGD(model.parameters(), lr=lr)
+    for _ in range(steps):
+        optimizer.zero_grad()
+        loss_function(model(x), y).backward()
+        optimizer.step()
+    return (model(x) - y).pow(2).sum().item()
+
+
+def test_6_1_a_mean_takes_the_sums_steps_only_at_640_times_the_learning_rate():
+    steps, sum_loss, mean_loss = 10, nn.MSELoss(reduction="sum"), nn.MSELoss()
+    start = loss_after(sum_loss, LEARNING_RATE, steps=0)
+    by_sum = loss_after(sum_loss, LEARNING_RATE, steps)
+    assert by_sum < start / 10
+    assert abs(loss_after(mean_loss, LEARNING_RATE * N * D_OUT, steps) - by_sum) < 1e-3 * by_sum
+    assert loss_after(mean_loss, LEARNING_RATE, steps) > start / 2  # barely moved
+
+
+def logits_and_targets(seed=1):
+    """Section 6.2's logits z (64 rows of 10 classes, requiring grad) and each row's class."""
+    generator = torch.Generator().manual_seed(seed)
+    z = torch.randn(N, D_OUT, generator=generator, requires_grad=True)
+    target = torch.randint(D_OUT, (N,), generator=generator)
+    return z, target
+
+
+def by_hand_cross_entropy(z, target, rows=N):
+    with torch.no_grad():
+        return (z.softmax(dim=1) - nn.functional.one_hot(target, D_OUT)) / rows
+
+
+def test_6_2_softmax_less_the_one_hot_over_the_batch_is_the_gradient_of_cross_entropy():
+    z, target = logits_and_targets()
+    cross_entropy = nn.CrossEntropyLoss()(z, target)
+    assert compare(cross_entropy, {"z": by_hand_cross_entropy(z, target)}).all_right
+    # the change-and-see: without the division it is wrong, and right again for the sum
+    assert not compare(cross_entropy, {"z": by_hand_cross_entropy(z, target, rows=1)}).all_right
+    summed = nn.CrossEntropyLoss(reduction="sum")(z, target)
+    assert compare(summed, {"z": by_hand_cross_entropy(z, target, rows=1)}).all_right
+
+
+def test_10_8_each_row_of_the_cross_entropy_gradient_adds_up_to_zero():
+    sums = []
+    for seed in (1, 2):  # two sets of logits: does the answer depend on them?
+        z, target = logits_and_targets(seed)
+        (grad_z,) = torch.autograd.grad(nn.CrossEntropyLoss()(z, target), z)
+        sums.append(grad_z.sum(dim=1))
+    options = {"a": 1.0, "b": 0.0, "c": -1 / N}
+    right = [
+        letter
+        for letter, value in options.items()
+        if all(torch.allclose(s, torch.full_like(s, value), rtol=0, atol=1e-6) for s in sums)
+    ]
+    assert right == ["b"]  # the same for both sets of logits, so not "d"
+    accepted("10.8", right[0])
+    rejected("10.8", "a")

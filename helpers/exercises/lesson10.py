@@ -1,5 +1,6 @@
 """Check yourself, notebook 10: the network's backward pass by hand, the gradient to fix first,
-gradients equal to the last bit, a bias's gradient, and eval() against no_grad()."""
+gradients equal to the last bit, a bias's gradient, eval() against no_grad(), a mean loss
+against a sum, and the gradient of softmax with cross-entropy."""
 
 from __future__ import annotations
 
@@ -286,3 +287,83 @@ def _gradient_of_a_broadcast_bias(answer: Any) -> bool:
 )
 def _no_grad_leaves_dropout_on(answer: Any) -> bool:
     return as_bools(answer, count=2) == (False, False)
+
+
+@exercise(
+    "10.7",
+    {
+        "en": "Predict before you run it: w2's gradient at make_data()'s start is computed for the "
+        "sum of squares (g_sum) and for nn.MSELoss(), whose default reduction is 'mean' "
+        "(g_mean). By what number must g_mean be multiplied to give g_sum? 'a': 64, the batch "
+        "size; 'b': 10, the outputs of one row; 'c': 640, the number of squares; 'd': 1, since "
+        "a mean changes the loss but not its gradients.",
+        "zh": "先预测，再运行：在 make_data() 的起点上算 w2 的梯度，一次用平方和（g_sum），一次用 "
+        "nn.MSELoss()，它的 reduction 默认是 'mean'（g_mean）。g_mean 要乘以几才等于 g_sum？"
+        "'a'：64，批次的大小；'b'：10，每行的输出个数；'c'：640，平方的个数；'d'：1，因为均值"
+        "只改变损失，不改变梯度。",
+    },
+    hint={
+        "en": "The mean is the sum divided by a constant. What does the chain rule do with a "
+        "constant factor of the loss? And over how many numbers of y_pred does nn.MSELoss "
+        "average, when y_pred is (64, 10)?",
+        "zh": "均值就是和除以一个常数。损失乘上一个常数因子，链式法则会怎样处理它？y_pred 的形状是 "
+        "(64, 10)，nn.MSELoss 是对 y_pred 的多少个数取平均？",
+    },
+    why={
+        "en": "'c'. nn.MSELoss() averages over every number of y_pred, 64 x 10 = 640 of them, "
+        "so its loss is the sum divided by 640, and the chain rule carries the constant 1/640 "
+        "into every gradient: grad_y_pred is 2 * (y_pred - y) / 640, and each gradient computed "
+        "from it, down to w1's, is divided by 640 too. 'a' would be a mean over the rows alone "
+        "(what nn.CrossEntropyLoss takes, section 6.2); 'd' forgets that the gradient of "
+        "loss / 640 is the gradient of the loss divided by 640. So at the same learning rate a "
+        "mean takes steps 640 times shorter.",
+        "zh": "'c'。nn.MSELoss() 对 y_pred 的每个数取平均，一共 64 x 10 = 640 个，所以它的损失是"
+        "和除以 640；链式法则把常数 1/640 带进每个梯度：grad_y_pred 是 "
+        "2 * (y_pred - y) / 640，由它算出的每个梯度，一直到 w1 的梯度，也都除以了 640。'a' "
+        "是只在各行上取平均的结果（nn.CrossEntropyLoss 就是这样，见第 6.2 节）；'d' 忘了 "
+        "loss / 640 的梯度就是 loss 的梯度除以 640。所以学习率相同时，用均值走的每一步短 640 倍。",
+    },
+    right_answers=("c", "C", "“c”", "(c)", "c。", " c ", "选c", "选项 c", "答案：c"),
+    wrong_answers=("a", "b", "d", "cd", ["c"], True, "选a", "选项 d"),
+)
+def _a_mean_divides_by_the_number_of_squares(answer: Any) -> bool:
+    return as_choice(answer, "abcd") == "c"
+
+
+@exercise(
+    "10.8",
+    {
+        "en": "Predict before you run it: for logits z (64 rows of 10 classes) and each row's "
+        "target class, nn.CrossEntropyLoss() (a mean over the rows) has the gradient "
+        "grad_z = (softmax(z) - one_hot(target)) / 64. What does each row of grad_z add up to? "
+        "'a': 1, as the probabilities do; 'b': 0; 'c': -1/64; 'd': it depends on the row's "
+        "logits.",
+        "zh": "先预测，再运行：logits z 有 64 行、10 个类别，每行有一个目标类别；"
+        "nn.CrossEntropyLoss()（在各行上取平均）的梯度是 "
+        "grad_z = (softmax(z) - one_hot(target)) / 64。grad_z 的每一行加起来是多少？"
+        "'a'：1，和概率一样；'b'：0；'c'：-1/64；'d'：取决于这一行的 logits。",
+    },
+    hint={
+        "en": "Add up one row of each part separately: what does a row of softmax(z) add up to, "
+        "and a row of one_hot(target)? Then divide the difference by 64.",
+        "zh": "把两部分的一行分别加起来：softmax(z) 的一行加起来是多少？one_hot(target) 的一行呢？"
+        "再把两者之差除以 64。",
+    },
+    why={
+        "en": "'b'. A row of softmax(z) adds up to 1, and a row of one_hot(target) holds a single "
+        "1, so each row of their difference adds up to 0, whatever the logits, and so does the "
+        "row divided by 64 (autograd's rows add up to about 1e-9: float32's rounding). A step "
+        "against this gradient raises the target's logit and lowers the others by as much in "
+        "all: adding the same number to every logit of a row changes no probability, and the "
+        "gradient has no part in that direction.",
+        "zh": "'b'。softmax(z) 的一行加起来是 1，one_hot(target) 的一行只有一个 1，所以两者之差的"
+        "每一行加起来都是 0，不管 logits 是多少；除以 64 之后还是 0（autograd 算出的每行之和约为 "
+        "1e-9，那是 float32 的舍入）。沿着梯度的反方向走一步，目标类别的 logit 升高多少，其余的 "
+        "logits 合起来就降低多少：给一行的每个 logit 都加上同一个数，概率一个也不变，梯度在这个"
+        "方向上也就没有分量。",
+    },
+    right_answers=("b", "B", "“b”", "(b)", "b。", " b ", "选b", "选项 b", "答案：b"),
+    wrong_answers=("a", "c", "d", "bd", ["b"], False, "选a", "选项 d"),
+)
+def _each_row_of_the_cross_entropy_gradient_adds_up_to_zero(answer: Any) -> bool:
+    return as_choice(answer, "abcd") == "b"

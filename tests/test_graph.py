@@ -962,7 +962,7 @@ def test_a_long_caption_is_wrapped_so_it_never_widens_the_picture():
     from helpers.graph.dot import CAPTION_WIDTH, _width_in_points, _wrapped
 
     english = "word " * 80
-    chinese = "按模块折叠，每一个紫色框代表你模型里的一个模块。" * 8
+    chinese = "按模块折叠，每一个模块方框代表你模型里的一个模块。" * 8
     for note in (english, chinese):
         lines = _wrapped(note)
         assert len(lines) > 1

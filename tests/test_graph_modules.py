@@ -203,7 +203,7 @@ def test_a_folded_module_counts_its_parameters_and_the_norm_of_their_gradients()
     # One norm over all its parameters' gradients, as clip_grad_norm_ measures it.
     grads = [p.grad for p in model.blocks[0].parameters()]
     norm = float(torch.nn.utils.get_total_norm(grads))
-    assert block.grad == f"norm {norm:.4g}"
+    assert block.grad == f"grad norm {norm:.4g}"
 
 
 def test_before_backward_a_folded_module_shows_no_gradient():
@@ -419,4 +419,4 @@ def test_a_picture_of_one_folded_box_says_so_in_the_singular_in_both_languages()
     assert note.startswith("Folded by module: the purple box stands for the model · Sequential.")
     assert "expand='')" in note and "each of the" not in note
     with speaking("zh"):
-        assert "紫色框代表" in folding_note(picture, {""}, interactive=True)
+        assert "模块方框代表" in folding_note(picture, {""}, interactive=True)

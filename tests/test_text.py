@@ -57,7 +57,7 @@ def test_every_glossary_term_the_helpers_say_in_chinese_is_kept_whole():
 @pytest.mark.parametrize("width", range(8, 41, 2))
 def test_a_chinese_caption_never_breaks_inside_a_word_or_a_call(width):
     text = (
-        "按模块折叠：紫色框代表整个模型 · MLP。draw(..., expand='') 把它完整画出，"
+        "按模块折叠：模块方框代表整个模型 · MLP。draw(..., expand='') 把它完整画出，"
         "draw(..., fold=False, max_nodes=None) 画出每个节点。只显示离输出最近的 1,655 个 "
         "autograd 节点；其中 647 个折叠成一个框（全部画出会太慢）。"
     )

@@ -683,7 +683,7 @@ _COMPARE_TEXTS = {
         "en": "dtype {yours}, autograd's {autograd}",
         "zh": "dtype 是 {yours}，autograd 的是 {autograd}",
     },
-    "fix first": {"en": "fix this one first", "zh": "先改这一个"},
+    "fix first": {"en": "fix this one first", "zh": "先修正这一个"},
     "inherits": {"en": "wrong because {names} is", "zh": "因为 {names} 错了"},
     "own mistake": {"en": "wrong on its own", "zh": "自身也有错"},
     "list separator": {"en": ", ", "zh": "、"},

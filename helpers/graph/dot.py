@@ -270,7 +270,9 @@ def _table_box(node: GraphNode, style: BoxStyle, highlighted: bool) -> list[str]
     cells += [f"<B>{_html(node.title)}</B>"] if node.title else []
     cells += [_html(text) for text in (node.value, *node.notes) if text]
     if node.grad is not None:
-        cells.append(f'<FONT COLOR="{GRAD_COLOUR}">{_html("grad " + node.grad)}</FONT>')
+        # A module box's gradient is a norm, which its text names ("grad norm", 梯度范数).
+        text = node.grad if node.kind == MODULE else "grad " + node.grad
+        cells.append(f'<FONT COLOR="{GRAD_COLOUR}">{_html(text)}</FONT>')
     if node.mark == "first wrong":
         cells.append(
             f'<FONT COLOR="{HIGHLIGHT_COLOUR}"><B>{_html(caption("fix first"))}</B></FONT>'

@@ -159,12 +159,12 @@ _CAPTION_TEXTS = {
         "down to the leaves.",
         "zh": "反向绘制：输出在最上方，箭头沿梯度的方向向下指向叶子节点。",
     },
-    "fix first": {"en": "fix this first", "zh": "先改这个"},
+    "fix first": {"en": "fix this first", "zh": "先修正这个"},
     "marks": {
         "en": "Your gradients against autograd's: ✓ green, right; ✗ red, wrong; the thick red box "
         "is the one to fix first.",
         "zh": "你的梯度与 autograd 的比较：绿色 ✓ 表示对，红色 ✗ 表示错；"
-        "粗红框是要最先修正的那一个。",
+        "粗红框是要先修正的那一个。",
     },
     # One sentence of the caption after another (Chinese puts no space after "。").
     "then": {"en": "{first} {second}", "zh": "{first}{second}"},

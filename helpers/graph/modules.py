@@ -604,7 +604,7 @@ def format_count(count: int) -> str:
 _TEXTS = {
     "the model": {"en": "the model", "zh": "整个模型"},
     "parameters": {"en": "{count} parameters", "zh": "{count} 个参数"},
-    "grad norm": {"en": "norm {norm}", "zh": "范数 {norm}"},
+    "grad norm": {"en": "grad norm {norm}", "zh": "梯度范数 {norm}"},
     "blocks like": {
         "en": "{count} blocks built like {like}",
         "zh": "{count} 个结构与 {like} 相同的块",
@@ -622,7 +622,7 @@ _TEXTS = {
         "en": "Folded by module: each of the {count} purple boxes stands for a module of your "
         "model (or a run of modules built alike). draw(..., expand='{example}') draws one whole, "
         "draw(..., fold=False, max_nodes=None) every Node.",
-        "zh": "按模块折叠：{count} 个紫色框中的每一个代表你模型里的一个模块"
+        "zh": "按模块折叠：{count} 个模块方框中的每一个代表你模型里的一个模块"
         "（或一串结构相同的模块）。"
         "draw(..., expand='{example}') 可以把其中一个完整画出，"
         "draw(..., fold=False, max_nodes=None) 画出每一个节点。",
@@ -630,21 +630,22 @@ _TEXTS = {
     "folded caption, one box": {
         "en": "Folded by module: the purple box stands for {name}. draw(..., expand='{example}') "
         "draws it whole, draw(..., fold=False, max_nodes=None) every Node.",
-        "zh": "按模块折叠：紫色框代表 {name}。"
+        "zh": "按模块折叠：模块方框代表 {name}。"
         "draw(..., expand='{example}') 可以把它完整画出，"
         "draw(..., fold=False, max_nodes=None) 画出每一个节点。",
     },
     "folded caption, view, one box": {
         "en": "Folded by module: the purple box stands for {name}. Click it to unfold it, and a "
         "frame's name to fold it again.",
-        "zh": "按模块折叠：紫色框代表 {name}。点击它可以把它展开，点击外框的名字可以把它重新折叠。",
+        "zh": "按模块折叠：模块方框代表 {name}。点击它可以把它展开，"
+        "点击外框的名字可以把它重新折叠。",
     },
     "folded caption, view": {
         "en": "Folded by module: each of the {count} purple boxes stands for a module of your "
         "model (or a run of modules built alike). Click one to unfold it, and a frame's name to "
         "fold it again.",
-        "zh": "按模块折叠：{count} 个紫色框中的每一个代表你模型里的一个模块"
-        "（或一串结构相同的模块）。点击一个紫色方框可以把它展开，点击外框的名字可以把它重新折叠。",
+        "zh": "按模块折叠：{count} 个模块方框中的每一个代表你模型里的一个模块"
+        "（或一串结构相同的模块）。点击一个模块方框可以把它展开，点击外框的名字可以把它重新折叠。",
     },
     "folded module": {
         "en": "{name}, folded: draw(..., expand='{path}') draws it whole",

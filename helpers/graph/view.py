@@ -890,7 +890,7 @@ _TEXTS = {
     "hint folded": {
         "en": "Drag to move, scroll to zoom, click a box to read it; a purple box unfolds, a "
         "frame's name folds.",
-        "zh": "拖动可移动，滚动滚轮可缩放，点击一个方框可查看它的内容；点击紫色方框会展开，"
+        "zh": "拖动可移动，滚动滚轮可缩放，点击一个方框可查看它的内容；点击模块方框会展开，"
         "点击外框的名字会折叠。",
     },
     "no match": {"en": "No box is called “{query}”.", "zh": "没有叫“{query}”的方框。"},
@@ -970,7 +970,7 @@ _TEXTS = {
         "en": "not kept: PyTorch keeps .grad for leaves only; x.retain_grad() before "
         "backward() keeps this one's.",
         "zh": "没有保留：PyTorch 只为叶子张量保留 .grad；在 backward() 之前调用 "
-        "x.retain_grad() 可以保留它的。",
+        "x.retain_grad() 就能保留它的梯度。",
     },
     "no grad yet": {
         "en": "none yet: backward() has not reached it (↻ draws again after backward()).",

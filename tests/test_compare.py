@@ -301,7 +301,7 @@ def test_the_table_and_verdict_speak_chinese():
     net = Net()
     with speaking("zh"):
         shown = repr(net.compare(net.by_hand(mistake_at="h")))
-    assert "先改 h 的梯度" in shown
+    assert "先修正 h 的梯度" in shown
     assert_speaks_chinese(shown.splitlines()[-1])
     assert "张量" in shown.splitlines()[0]
 

@@ -703,11 +703,11 @@ _COMPARE_TEXTS = {
     },
     "fix": {
         "en": "Fix the gradient of {name} first.",
-        "zh": "先改 {name} 的梯度。",
+        "zh": "先修正 {name} 的梯度。",
     },
     "fix, yours": {
         "en": "Fix the gradient of {name} first (your {yours}).",
-        "zh": "先改 {name} 的梯度（你的 {yours}）。",
+        "zh": "先修正 {name} 的梯度（你的 {yours}）。",
     },
     "its inputs are right": {
         "en": "The gradients it is computed from are right ({names}): the mistake is in this step.",

@@ -282,3 +282,134 @@ def test_11_6_two_residual_adds_per_block_and_one_for_the_embeddings(notebook):
         answer_or_slip("11.6", len(adds))
     assert len(adds) == 9  # the 4-block model's, as the worked answer says
     rejected("11.6", 2 * 6)  # the embeddings' add forgotten
+
+
+# --- section 10: four things a Transformer of one's own has ----------------------------------
+
+
+def tied_model(notebook):
+    """The notebook's model, its head's weight tied to its embedding's as in section 10."""
+    model = notebook["make_model"]()
+    model.head.weight = model.embed.weight
+    return model
+
+
+def test_11_7_a_tied_weight_has_one_accumulate_grad_whose_grad_is_the_sum_of_its_two_uses(
+    notebook,
+):
+    tied = tied_model(notebook)
+    tokens, targets = notebook["make_batch"]()
+    with recording(tied):
+        loss = notebook["loss_fn"](tied(tokens), targets)
+    behind = notebook["nodes_behind"](loss)
+    accumulators = [node for node in behind if not node.next_functions]
+    assert all(node.name().endswith("AccumulateGrad") for node in accumulators)
+    accepted("11.7", len(accumulators))
+    _, untied = recorded_loss(notebook)
+    untied_accumulators = [n for n in notebook["nodes_behind"](untied) if not n.next_functions]
+    rejected("11.7", len(untied_accumulators))
+    # The shared weight's AccumulateGrad has two consumers: the embedding and the head.
+    (shared,) = [node for node in accumulators if node.variable is tied.embed.weight]
+    consumers = [
+        node for node in behind if any(next_node is shared for next_node, _ in node.next_functions)
+    ]
+    assert sorted(made_by(node).module for node in consumers) == ["embed", "head"]
+    # Section 10: .grad is, to the last bit, the two gradients of an untied twin added.
+    loss.backward()
+    twin = notebook["make_model"]()
+    twin.head.weight = nn.Parameter(twin.embed.weight.detach().clone())
+    notebook["loss_fn"](twin(tokens), targets).backward()
+    assert torch.equal(tied.embed.weight.grad, twin.embed.weight.grad + twin.head.weight.grad)
+    assert len(list(tied.parameters())) == 69
+
+
+def test_section_10_dropout_is_one_node_in_train_mode_and_none_in_eval_mode(notebook):
+    model = notebook["make_model"]()
+    model.blocks[0].mlp.down = nn.Sequential(model.blocks[0].mlp.down, nn.Dropout(0.1))
+    tokens, targets = notebook["make_batch"]()
+
+    def made_by_dropout():
+        with recording(model):
+            loss = notebook["loss_fn"](model(tokens), targets)
+        nodes = notebook["nodes_behind"](loss)
+        return [n.name() for n in nodes if (made_by(n) or made_by).module == "blocks.0.mlp.down.1"]
+
+    assert made_by_dropout() == ["MulBackward0"]  # on the CPU: the input times a mask
+    model.eval()
+    assert made_by_dropout() == []
+    # "each forward pass in train mode draws a new mask": two losses
+    model.train()
+    first, second = (notebook["loss_fn"](model(tokens), targets) for _ in range(2))
+    assert not torch.equal(first, second)
+    # A number dropped in the forward pass gets a gradient of exactly 0; the rest 1 / (1 - p).
+    x = torch.randn(1000, requires_grad=True)
+    dropped = nn.Dropout(0.1)(x)
+    dropped.sum().backward()
+    assert torch.equal(x.grad == 0, dropped == 0)
+    assert x.grad.unique().tolist() == [0.0, pytest.approx(1 / 0.9)]
+
+
+def attention_inputs():
+    """Section 10's q, k, v: one random draw of the shape of our model's attention."""
+    generator = torch.Generator().manual_seed(0)
+    return tuple(torch.randn(4, 2, 8, 8, generator=generator, requires_grad=True) for _ in range(3))
+
+
+def by_hand(q, k, v):
+    # SelfAttention.forward's attention, as section 10 writes it out.
+    length, size = q.shape[-2], q.shape[-1]
+    scores = q @ k.transpose(-2, -1) / math.sqrt(size)
+    future = torch.ones(length, length, dtype=torch.bool).triu(diagonal=1)
+    return scores.masked_fill(future, float("-inf")).softmax(dim=-1) @ v
+
+
+def fused(q, k, v):
+    return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+
+
+def test_section_10_scaled_dot_product_attention_is_one_node_with_the_same_gradients(notebook):
+    q, k, v = attention_inputs()
+    operations = {}
+    gradients = {}
+    for attention in (by_hand, fused):
+        output = attention(q, k, v)
+        operations[attention] = [n for n in notebook["nodes_behind"](output) if n.next_functions]
+        if attention is fused:
+            # It saves one number per row (logsumexp), not the weights of every position for
+            # every position that the hand-written softmax keeps.
+            assert operations[fused][0]._saved_logsumexp.shape == (4, 2, 8)
+        gradients[attention] = torch.autograd.grad(output.sum(), (q, k, v))
+    assert len(operations[by_hand]) == 16
+    (node,) = operations[fused]
+    assert node.name() == "ScaledDotProductFlashAttentionForCpuBackward0"
+    assert all(
+        torch.allclose(a, b, atol=1e-6)
+        for a, b in zip(gradients[by_hand], gradients[fused], strict=True)
+    )
+
+
+def test_section_10_the_causal_mask_gives_later_keys_a_gradient_of_exactly_0():
+    q, k, v = attention_inputs()
+    for attention in (by_hand, fused):
+        (k_gradient,) = torch.autograd.grad(attention(q, k, v)[:, :, 2].sum(), k)
+        by_position = k_gradient.abs().sum(dim=(0, 1, 3))
+        assert (by_position[3:] == 0).all() and (by_position[:3] > 0).all()
+
+
+def test_11_8_the_logits_at_position_2_depend_on_positions_0_to_2_only(notebook):
+    model = notebook["make_model"]()
+    tokens, _ = notebook["make_batch"]()
+    start = {}
+
+    def keep_the_stream(module, inputs):
+        inputs[0].retain_grad()
+        start["stream"] = inputs[0]
+
+    model.blocks[0].register_forward_pre_hook(keep_the_stream)
+    model(tokens)[:, 2].sum().backward()
+    gradient = start["stream"].grad  # (batch, length, width)
+    reached = (gradient != 0).any(dim=2).any(dim=0)
+    assert reached.tolist() == [True] * 3 + [False] * 5
+    accepted("11.8", int(reached.sum()))
+    rejected("11.8", tokens.shape[1])  # the mask forgotten: every position
+    rejected("11.8", 1)  # the position itself only

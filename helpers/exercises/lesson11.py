@@ -1,5 +1,6 @@
 """Check yourself, notebook 11: a small Transformer's recorded graph, where the residual stream's
-gradient splits, which module's gradients are largest, a block's depth, a bias with no gradient."""
+gradient splits, which module's gradients are largest, a block's depth, a bias with no gradient,
+a tied weight's AccumulateGrad and the causal mask in the gradients."""
 
 from __future__ import annotations
 
@@ -324,3 +325,69 @@ def _the_key_bias_cannot_change_the_loss(answer: Any) -> bool:
 )
 def _two_adds_per_block_and_one_more(answer: Any) -> bool:
     return as_number(answer) == 13
+
+
+@exercise(
+    "11.7",
+    {
+        "en": "A model built like ours, with 4 blocks and its head tied to its embedding as tied "
+        "is in section 10: how many AccumulateGrad Nodes are behind its loss?",
+        "zh": "一个和我们的模型一样搭起来的模型，4 个块，head 像第 10 节的 tied 那样与嵌入层绑定："
+        "它的损失背后有多少个 AccumulateGrad 节点？",
+    },
+    hint={
+        "en": "An AccumulateGrad belongs to a leaf tensor, one per parameter, however many "
+        "operations use it. Our model has 70 parameter tensors; what does tying the head's "
+        "weight to the embedding's do to that count?",
+        "zh": "AccumulateGrad 属于叶子张量，每个参数一个，不管有多少个操作用到它。我们的模型有 "
+        "70 个参数张量；把 head 的权重与嵌入层的权重绑定之后，这个数会怎样？",
+    },
+    why={
+        "en": "69. The head's weight is the embedding's weight, one leaf tensor, so one "
+        "AccumulateGrad instead of two: 70 - 1. That Node has two consumers, EmbeddingBackward0 "
+        "and the head's product, and the engine adds their two gradients before it writes .grad.",
+        "zh": "69 个。head 的权重就是嵌入层的权重，是同一个叶子张量，所以只有一个 AccumulateGrad，"
+        "而不是两个：70 - 1。这个节点有两个使用者，EmbeddingBackward0 和 head 的乘法，引擎先把"
+        "它们送来的两个梯度相加，再写进 .grad。",
+    },
+    right_answers=(69, 69.0, "69", "六十九", "69个", "共69个", "一共六十九个", "about 69"),
+    wrong_answers=(70, 71, 68, "70", "七十"),
+)
+def _a_tied_weight_has_one_accumulate_grad(answer: Any) -> bool:
+    return as_number(answer) == 69
+
+
+@exercise(
+    "11.8",
+    {
+        "en": "Our model, make_model(), with its 4 blocks: take the gradient of "
+        "model(tokens)[:, 2].sum(), the logits at position 2, with respect to the residual "
+        "stream where it starts (the sum of the two embeddings, the input of blocks[0]). At how "
+        "many of the 8 positions is that gradient not exactly 0?",
+        "zh": "我们的模型 make_model()，4 个块：求 model(tokens)[:, 2].sum()（位置 2 的 logits）"
+        "对残差流起点（两个嵌入之和，也就是 blocks[0] 的输入）的梯度。8 个位置中，有几个位置上"
+        "这个梯度不正好是 0？",
+    },
+    hint={
+        "en": "Where in the model do positions exchange anything? The LayerNorms, the MLPs and "
+        "the head work on each position alone. In the attention, which positions can position 2 "
+        "read? (To compute it: a forward pre-hook on model.blocks[0] can call retain_grad() on "
+        "its input.)",
+        "zh": "模型里哪些地方让各个位置交换信息？LayerNorm、MLP 和 head 都只处理各自的位置。"
+        "在注意力里，位置 2 能读到哪些位置？（要算出来：可以在 model.blocks[0] 上挂一个"
+        "前向前置钩子，对它的输入调用 retain_grad()。）",
+    },
+    why={
+        "en": "3: positions 0, 1 and 2. The attention is the only place where positions mix, and "
+        "the causal mask gives every later position a weight of exactly 0, in every block; so "
+        "the logits at position 2 do not depend at all on positions 3 to 7, and their gradient is "
+        "exactly 0, not merely small.",
+        "zh": "3 个：位置 0、1、2。注意力是各个位置唯一混合的地方，而在每个块里，因果掩码都给后面的"
+        "每个位置正好为 0 的权重；所以位置 2 的 logits 与位置 3 到 7 完全无关，它们的梯度正好"
+        "是 0，而不只是很小。",
+    },
+    right_answers=(3, 3.0, "3", "三", "三个", "3个", "共3个", "3 个"),
+    wrong_answers=(8, 1, 5, 2, "8", "八", "五个"),
+)
+def _the_causal_mask_hides_the_later_positions(answer: Any) -> bool:
+    return as_number(answer) == 3

@@ -17,55 +17,55 @@ from torch.autograd.gradcheck import GradcheckError
 from helpers.backward import trace
 
 
-def test_01_1_three_backwards_accumulate():
+def test_01_3_three_backwards_accumulate():
     w = torch.tensor(3.0, requires_grad=True)
     for _ in range(3):
         (w * w).backward()
-    accepted("01.1", w.grad)
+    accepted("01.3", w.grad)
 
 
-def test_01_1_what_print_shows_for_the_gradient_of_a_scalar_or_of_a_one_element_tensor():
+def test_01_3_what_print_shows_for_the_gradient_of_a_scalar_or_of_a_one_element_tensor():
     for w in (torch.tensor(3.0, requires_grad=True), torch.tensor([3.0], requires_grad=True)):
         for _ in range(3):
             (w * w).sum().backward()
-        accepted("01.1", str(w.grad))  # "tensor(18.)", "tensor([18.])"
-        accepted("01.1", str(3 * (2 * w)))  # worked out in code: "tensor(18., grad_fn=<...>)"
+        accepted("01.3", str(w.grad))  # "tensor(18.)", "tensor([18.])"
+        accepted("01.3", str(3 * (2 * w)))  # worked out in code: "tensor(18., grad_fn=<...>)"
 
 
-def test_01_2_no_grad_result_does_not_require_grad():
+def test_01_4_no_grad_result_does_not_require_grad():
     w = torch.tensor(1.0, requires_grad=True)
     with torch.no_grad():
         z = w * 2
-    accepted("01.2", z.requires_grad)
+    accepted("01.4", z.requires_grad)
 
 
-def test_01_2_the_same_flag_as_numpy_and_as_a_tensor():
+def test_01_4_the_same_flag_as_numpy_and_as_a_tensor():
     w = torch.tensor(1.0, requires_grad=True)
     with torch.no_grad():
         z = w * 2
-    accepted("01.2", np.bool_(z.requires_grad))
-    accepted("01.2", torch.tensor(z.requires_grad))
+    accepted("01.4", np.bool_(z.requires_grad))
+    accepted("01.4", torch.tensor(z.requires_grad))
 
 
-def test_01_3_vector_jacobian_product():
+def test_01_5_vector_jacobian_product():
     x = torch.tensor([1.0, 2.0, 3.0], requires_grad=True)
     (x * x).backward(torch.tensor([1.0, 0.0, 1.0]))
-    accepted("01.3", x.grad)
-    accepted("01.3", str(x.grad))  # what print(x.grad) shows, copied
-    accepted("01.3", x.grad.numpy())
+    accepted("01.5", x.grad)
+    accepted("01.5", str(x.grad))  # what print(x.grad) shows, copied
+    accepted("01.5", x.grad.numpy())
 
 
-def test_01_4_eval_changes_the_layer_not_the_recording():
+def test_01_1_eval_changes_the_layer_not_the_recording():
     torch.manual_seed(0)  # which values dropout zeroes is random
     model = nn.Dropout(p=0.5)
     w = torch.tensor(2.0, requires_grad=True)
     x = torch.ones(8)
     model.eval()
     out = model(w * x)
-    accepted("01.4", (out.requires_grad, bool((out == 0).any())))
+    accepted("01.1", (out.requires_grad, bool((out == 0).any())))
 
 
-def test_01_5_the_decorator_alone_switches_recording_off():
+def test_01_2_the_decorator_alone_switches_recording_off():
     weights = torch.tensor([[0.5], [-1.0]], requires_grad=True)
     new_inputs = torch.tensor([[1.0, 2.0], [3.0, 4.0]])
 
@@ -74,7 +74,7 @@ def test_01_5_the_decorator_alone_switches_recording_off():
 
     decorated = torch.no_grad()(evaluate)  # what the line @torch.no_grad() makes of it
     with_it, without_it = decorated(weights, new_inputs), evaluate(weights, new_inputs)
-    accepted("01.5", (with_it.requires_grad, without_it.requires_grad))
+    accepted("01.2", (with_it.requires_grad, without_it.requires_grad))
 
 
 def test_02_1_leaves_that_require_grad_keep_their_gradient():

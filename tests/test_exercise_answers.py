@@ -77,7 +77,7 @@ def test_01_2_the_decorator_alone_switches_recording_off():
     accepted("01.2", (with_it.requires_grad, without_it.requires_grad))
 
 
-def test_02_1_leaves_that_require_grad_keep_their_gradient():
+def test_02_4_leaves_that_require_grad_keep_their_gradient():
     # notebook 02's first graph: a = relu(w * x + b), through u = w * x and v = u + b
     x = torch.tensor(3.0)
     w = torch.tensor(2.0, requires_grad=True)
@@ -90,65 +90,65 @@ def test_02_1_leaves_that_require_grad_keep_their_gradient():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # reading .grad of a non-leaf warns
         names = {name for name, tensor in tensors.items() if tensor.grad is not None}
-    accepted("02.1", names)
+    accepted("02.4", names)
 
 
-def test_02_2_relu_blocks_the_gradient_when_its_input_is_negative():
+def test_02_5_relu_blocks_the_gradient_when_its_input_is_negative():
     b, w, x = torch.tensor(1.0, requires_grad=True), torch.tensor(2.0, requires_grad=True), -3.0
     torch.relu(w * x + b).backward()
-    accepted("02.2", w.grad)
+    accepted("02.5", w.grad)
 
 
-def test_02_3_retain_grad_after_backward_is_too_late():
+def test_02_6_retain_grad_after_backward_is_too_late():
     w = torch.tensor(2.0, requires_grad=True)
     u = w * 3.0
     torch.relu(u + 1).backward()
     u.retain_grad()
-    accepted("02.3", u.grad)
+    accepted("02.6", u.grad)
 
 
-def test_02_4_computed_from_tensors_without_grad_is_a_leaf():
+def test_02_1_computed_from_tensors_without_grad_is_a_leaf():
     x = torch.tensor(3.0)
     data = x * 2 + 1
-    accepted("02.4", (data.is_leaf, data.requires_grad))
+    accepted("02.1", (data.is_leaf, data.requires_grad))
 
 
-def test_02_5_a_copy_made_after_requires_grad_keeps_no_gradient():
+def test_02_2_a_copy_made_after_requires_grad_keeps_no_gradient():
     w = torch.randn(3, requires_grad=True).to(torch.float64)
     (w * w).sum().backward()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PyTorch warns: .grad of a non-leaf
         grad = w.grad
-    accepted("02.5", grad)
+    accepted("02.2", grad)
 
 
-def test_02_6_requires_grad_before_the_copy_makes_a_non_leaf():
+def test_02_3_requires_grad_before_the_copy_makes_a_non_leaf():
     w = torch.randn(3).requires_grad_().to(torch.float64)
     (w * w).sum().backward()
-    accepted("02.6", w.is_leaf)
+    accepted("02.3", w.is_leaf)
 
 
-def test_03_1_slot_of_the_input_without_grad():
+def test_03_3_slot_of_the_input_without_grad():
     x, w = torch.tensor(3.0), torch.tensor(2.0, requires_grad=True)
     y = x * w
     slot = next(i for i, (node, _) in enumerate(y.grad_fn.next_functions) if node is None)
-    accepted("03.1", slot)
+    accepted("03.3", slot)
 
 
-def test_03_2_two_passes_accumulate():
+def test_03_4_two_passes_accumulate():
     w = torch.tensor(3.0, requires_grad=True)
     (w * w).backward()
     (w * w * w).backward()
-    accepted("03.2", w.grad)
+    accepted("03.4", w.grad)
 
 
-def test_03_3_output_index_after_unbind():
+def test_03_5_output_index_after_unbind():
     t = torch.tensor([2.0, 5.0], requires_grad=True)
     p, q = torch.unbind(t)
-    accepted("03.3", (q * 10).grad_fn.next_functions[0][1])
+    accepted("03.5", (q * 10).grad_fn.next_functions[0][1])
 
 
-def test_03_4_the_mul_node_returns_none_for_the_input_without_grad():
+def test_03_1_the_mul_node_returns_none_for_the_input_without_grad():
     # notebook 03, steps 1 to 4: the neuron's nodes called by hand
     b = torch.tensor(1.0, requires_grad=True)
     w = torch.tensor(2.0, requires_grad=True)
@@ -159,17 +159,17 @@ def test_03_4_the_mul_node_returns_none_for_the_input_without_grad():
     du, db = add_node(dv)
     mul_node = add_node.next_functions[0][0]
     dw, dx = mul_node(du)
-    accepted("03.4", dx)
+    accepted("03.1", dx)
 
 
-def test_03_5_resetting_the_gradient_between_two_backwards():
+def test_03_2_resetting_the_gradient_between_two_backwards():
     w = torch.tensor(2.0, requires_grad=True)
     y = w * w
     y.backward(retain_graph=True)
     w.grad = None
     y.backward()
-    accepted("03.5", w.grad)
-    accepted("03.5", str(w.grad))  # what the second print shows
+    accepted("03.2", w.grad)
+    accepted("03.2", str(w.grad))  # what the second print shows
 
 
 class PowerFunction(Function):
@@ -204,17 +204,17 @@ class MyReLU(Function):
         return grad_input
 
 
-def test_04_2_needs_input_grad_of_power():
+def test_04_4_needs_input_grad_of_power():
     x = torch.tensor(2.0, requires_grad=True)
     PowerFunction.apply(x, 3).backward()
-    accepted("04.2", PowerFunction.seen)
-    accepted("04.2", str(PowerFunction.seen))
+    accepted("04.4", PowerFunction.seen)
+    accepted("04.4", str(PowerFunction.seen))
 
 
-def test_04_3_my_relu_passes_the_gradient_at_zero():
+def test_04_5_my_relu_passes_the_gradient_at_zero():
     x = torch.tensor(0.0, requires_grad=True)
     MyReLU.apply(x).backward()
-    accepted("04.3", x.grad)
+    accepted("04.5", x.grad)
 
 
 class SquareAndCube(Function):
@@ -245,7 +245,7 @@ class DoubleInPlace(Function):
         return 2 * grad_output
 
 
-def test_04_4_an_unused_output_gets_a_gradient_of_zeros():
+def test_04_1_an_unused_output_gets_a_gradient_of_zeros():
     x = torch.tensor(2.0, requires_grad=True)
     square, cube = SquareAndCube.apply(x)
     try:
@@ -258,15 +258,15 @@ def test_04_4_an_unused_output_gets_a_gradient_of_zeros():
             letter = "a"
         else:
             letter = {0.0: "b", 1.0: "c"}.get(received.item(), f"none: {received!r}")
-    accepted("04.4", letter)
+    accepted("04.1", letter)
 
 
-def test_04_5_without_mark_dirty_the_doubling_is_not_differentiated():
+def test_04_2_without_mark_dirty_the_doubling_is_not_differentiated():
     w = torch.tensor([1.0, 3.0], requires_grad=True)
     x = w.clone()
     DoubleInPlace.apply(x)
     x.sum().backward()
-    accepted("04.5", w.grad)
+    accepted("04.2", w.grad)
 
 
 def test_05_2_one_gradient_per_weight():

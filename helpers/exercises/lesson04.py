@@ -19,7 +19,7 @@ from helpers.exercises import (
 )
 
 
-# Sample answers to 04.1: a right backward, a wrong derivative, a right number computed by
+# Sample answers to 04.3: a right backward, a wrong derivative, a right number computed by
 # writing into grad_output (which gradcheck alone would not notice), and a right number from a
 # tensor kept on ctx as an attribute (what section 4.2 teaches against), directly or in a dict.
 class _Cube(Function):
@@ -72,6 +72,95 @@ class _CubeKeepsXOnCtxInADict(Function):
 
 @exercise(
     "04.1",
+    {
+        "en": "Predict, then run: SquareAndCube.apply(x) returns square = x**2 and cube = x**3, "
+        "and only square.backward() is called; cube takes no part. What will backward receive "
+        "as grad_cube? (a) None; (b) tensor(0.); (c) tensor(1.); (d) nothing: autograd raises "
+        "an error, since backward expects two gradients. Answer with the letter.",
+        "zh": "先预测，再运行：SquareAndCube.apply(x) 返回 square = x**2 和 cube = x**3，"
+        "之后只调用 square.backward()，cube 没有参与。backward 收到的 grad_cube 会是什么？"
+        "(a) None；(b) tensor(0.)；(c) tensor(1.)；(d) 什么也收不到：backward 要两个梯度，"
+        "autograd 会报错。用字母作答。",
+    },
+    hint={
+        "en": "By default autograd calls backward with one gradient per output, each ready to "
+        "compute with, so that backward never has to check for a missing one. How much does a "
+        "loss that never used cube change when cube changes?",
+        "zh": "默认情况下，autograd 调用 backward 时每个输出都给一个梯度，而且个个都能直接拿来"
+        "计算，backward 用不着检查哪个缺了。损失根本没用到 cube，cube 变一变，损失会变多少？",
+    },
+    why={
+        "en": "(b), a tensor of zeros shaped like cube. The loss does not depend on cube, so its "
+        "gradient is zero, and autograd materializes it as zeros: backward computes "
+        "2x · grad_square + 3x² · grad_cube without checking anything. After "
+        "ctx.set_materialize_grads(False) in forward, backward receives None instead and must "
+        "handle it.",
+        "zh": "(b)，一个形状与 cube 相同的全零张量。损失不依赖 cube，它的梯度就是 0，autograd "
+        "把它补成全零张量交给 backward：backward 不用检查，直接算 "
+        "2x · grad_square + 3x² · grad_cube。如果在 forward 里调用了 "
+        "ctx.set_materialize_grads(False)，backward 收到的就是 None，得自己处理。",
+    },
+    right_answers=("b", "B", "(b)", " b ", "b。", "“b”", "tensor(0.)", "选 b"),
+    wrong_answers=("a", "c", "d", "ab", None, 0, ["b"], "None", "tensor(1.)"),
+)
+def _gradient_of_an_unused_output(answer: Any) -> bool:
+    # The options that are values may be answered with the value as the option writes it.
+    options = {"a": "None", "b": "tensor(0.)", "c": "tensor(1.)"}
+    return as_choice(answer, "abcd", options) == "b"
+
+
+@exercise(
+    "04.2",
+    {
+        "en": "Change it and see: in the DoubleInPlace cell, delete the line ctx.mark_dirty(x) "
+        "and run the cell again. What is w.grad now?",
+        "zh": "动手改一改：在 DoubleInPlace 那个单元格里删掉 ctx.mark_dirty(x) 这一行，"
+        "再运行一次。现在 w.grad 是多少？",
+    },
+    hint={
+        "en": "Look at the grad_fn that print(x) shows now. x holds the doubled values, but "
+        "which operation does its history say made it? Differentiate the sum of x through that "
+        "operation alone.",
+        "zh": "看看 print(x) 现在显示的 grad_fn。x 里的值确实翻了倍，可它的计算历史说它是哪个"
+        "操作得到的？只按那个操作，对 x 的元素之和求导。",
+    },
+    why={
+        "en": "[1., 1.], where the right gradient is [2., 2.]. Without mark_dirty autograd does "
+        "not know that forward changed x: x keeps the history of the clone "
+        "(grad_fn=<CloneBackward0>), so x.sum().backward() differentiates x = w, and the "
+        "doubling is lost without a word. ctx.mark_dirty(x) moves the history of x onto the "
+        "Function's node, whose backward multiplies by 2.",
+        "zh": "[1., 1.]，而正确的梯度是 [2., 2.]。没有 mark_dirty，autograd 不知道 forward "
+        "改过 x：x 保留的还是 clone 的历史（grad_fn=<CloneBackward0>），于是 "
+        "x.sum().backward() 按 x = w 求导，翻倍这一步就这样悄无声息地丢了。"
+        "ctx.mark_dirty(x) 把 x 的历史接到这个 Function 的节点上，由它的 backward 乘以 2。",
+    },
+    right_answers=(
+        [1.0, 1.0],
+        (1, 1),
+        torch.tensor([1.0, 1.0]),
+        np.array([1.0, 1.0]),
+        "tensor([1., 1.])",
+        "[1, 1]",
+        "1、1",
+    ),
+    wrong_answers=(
+        [2.0, 2.0],
+        [1.0],
+        1,
+        [2, 6],
+        [[1.0, 1.0]],
+        None,
+        "[1, 1, 1]",
+        "tensor([2., 2.])",
+    ),
+)
+def _gradient_without_mark_dirty(answer: Any) -> bool:
+    return numbers_equal(answer, [1.0, 1.0])
+
+
+@exercise(
+    "04.3",
     {
         "en": "Complete CubeFunction.backward (forward returns x**3) and answer with the class.",
         "zh": "补全 CubeFunction.backward（forward 返回 x**3），然后把这个类本身作为答案。",
@@ -159,7 +248,7 @@ def _holds_a_tensor(value: Any, levels: int = 4) -> bool:
 
 
 @exercise(
-    "04.2",
+    "04.4",
     {
         "en": "x requires grad. In PowerFunction.apply(x, 3), what is ctx.needs_input_grad "
         "inside backward?",
@@ -213,7 +302,7 @@ def _needs_input_grad_of_power(answer: Any) -> bool:
 
 
 @exercise(
-    "04.3",
+    "04.5",
     {
         "en": "x = torch.tensor(0.0, requires_grad=True); MyReLU.apply(x).backward(). "
         "What is x.grad?",
@@ -240,92 +329,3 @@ def _needs_input_grad_of_power(answer: Any) -> bool:
 )
 def _my_relu_gradient_at_zero(answer: Any) -> bool:
     return as_number(answer) == 1.0
-
-
-@exercise(
-    "04.4",
-    {
-        "en": "Predict, then run: SquareAndCube.apply(x) returns square = x**2 and cube = x**3, "
-        "and only square.backward() is called; cube takes no part. What will backward receive "
-        "as grad_cube? (a) None; (b) tensor(0.); (c) tensor(1.); (d) nothing: autograd raises "
-        "an error, since backward expects two gradients. Answer with the letter.",
-        "zh": "先预测，再运行：SquareAndCube.apply(x) 返回 square = x**2 和 cube = x**3，"
-        "之后只调用 square.backward()，cube 没有参与。backward 收到的 grad_cube 会是什么？"
-        "(a) None；(b) tensor(0.)；(c) tensor(1.)；(d) 什么也收不到：backward 要两个梯度，"
-        "autograd 会报错。用字母作答。",
-    },
-    hint={
-        "en": "By default autograd calls backward with one gradient per output, each ready to "
-        "compute with, so that backward never has to check for a missing one. How much does a "
-        "loss that never used cube change when cube changes?",
-        "zh": "默认情况下，autograd 调用 backward 时每个输出都给一个梯度，而且个个都能直接拿来"
-        "计算，backward 用不着检查哪个缺了。损失根本没用到 cube，cube 变一变，损失会变多少？",
-    },
-    why={
-        "en": "(b), a tensor of zeros shaped like cube. The loss does not depend on cube, so its "
-        "gradient is zero, and autograd materializes it as zeros: backward computes "
-        "2x · grad_square + 3x² · grad_cube without checking anything. After "
-        "ctx.set_materialize_grads(False) in forward, backward receives None instead and must "
-        "handle it.",
-        "zh": "(b)，一个形状与 cube 相同的全零张量。损失不依赖 cube，它的梯度就是 0，autograd "
-        "把它补成全零张量交给 backward：backward 不用检查，直接算 "
-        "2x · grad_square + 3x² · grad_cube。如果在 forward 里调用了 "
-        "ctx.set_materialize_grads(False)，backward 收到的就是 None，得自己处理。",
-    },
-    right_answers=("b", "B", "(b)", " b ", "b。", "“b”", "tensor(0.)", "选 b"),
-    wrong_answers=("a", "c", "d", "ab", None, 0, ["b"], "None", "tensor(1.)"),
-)
-def _gradient_of_an_unused_output(answer: Any) -> bool:
-    # The options that are values may be answered with the value as the option writes it.
-    options = {"a": "None", "b": "tensor(0.)", "c": "tensor(1.)"}
-    return as_choice(answer, "abcd", options) == "b"
-
-
-@exercise(
-    "04.5",
-    {
-        "en": "Change it and see: in the DoubleInPlace cell, delete the line ctx.mark_dirty(x) "
-        "and run the cell again. What is w.grad now?",
-        "zh": "动手改一改：在 DoubleInPlace 那个单元格里删掉 ctx.mark_dirty(x) 这一行，"
-        "再运行一次。现在 w.grad 是多少？",
-    },
-    hint={
-        "en": "Look at the grad_fn that print(x) shows now. x holds the doubled values, but "
-        "which operation does its history say made it? Differentiate the sum of x through that "
-        "operation alone.",
-        "zh": "看看 print(x) 现在显示的 grad_fn。x 里的值确实翻了倍，可它的计算历史说它是哪个"
-        "操作得到的？只按那个操作，对 x 的元素之和求导。",
-    },
-    why={
-        "en": "[1., 1.], where the right gradient is [2., 2.]. Without mark_dirty autograd does "
-        "not know that forward changed x: x keeps the history of the clone "
-        "(grad_fn=<CloneBackward0>), so x.sum().backward() differentiates x = w, and the "
-        "doubling is lost without a word. ctx.mark_dirty(x) moves the history of x onto the "
-        "Function's node, whose backward multiplies by 2.",
-        "zh": "[1., 1.]，而正确的梯度是 [2., 2.]。没有 mark_dirty，autograd 不知道 forward "
-        "改过 x：x 保留的还是 clone 的历史（grad_fn=<CloneBackward0>），于是 "
-        "x.sum().backward() 按 x = w 求导，翻倍这一步就这样悄无声息地丢了。"
-        "ctx.mark_dirty(x) 把 x 的历史接到这个 Function 的节点上，由它的 backward 乘以 2。",
-    },
-    right_answers=(
-        [1.0, 1.0],
-        (1, 1),
-        torch.tensor([1.0, 1.0]),
-        np.array([1.0, 1.0]),
-        "tensor([1., 1.])",
-        "[1, 1]",
-        "1、1",
-    ),
-    wrong_answers=(
-        [2.0, 2.0],
-        [1.0],
-        1,
-        [2, 6],
-        [[1.0, 1.0]],
-        None,
-        "[1, 1, 1]",
-        "tensor([2., 2.])",
-    ),
-)
-def _gradient_without_mark_dirty(answer: Any) -> bool:
-    return numbers_equal(answer, [1.0, 1.0])

@@ -269,15 +269,15 @@ def test_04_2_without_mark_dirty_the_doubling_is_not_differentiated():
     accepted("04.2", w.grad)
 
 
-def test_05_2_one_gradient_per_weight():
+def test_05_4_one_gradient_per_weight():
     w1 = torch.randn(1000, 100, requires_grad=True)
     w2 = torch.randn(100, 10, requires_grad=True)
     x, y = torch.randn(64, 1000), torch.randn(64, 10)
     (x.mm(w1).clamp(min=0).mm(w2) - y).pow(2).sum().backward()
-    accepted("05.2", sum(w.grad.numel() for w in (w1, w2) if w.grad is not None))
+    accepted("05.4", sum(w.grad.numel() for w in (w1, w2) if w.grad is not None))
 
 
-def test_05_3_an_update_outside_no_grad_makes_a_non_leaf():
+def test_05_5_an_update_outside_no_grad_makes_a_non_leaf():
     w1 = torch.randn(10, 3, requires_grad=True)
     x = torch.randn(4, 10)
     x.mm(w1).pow(2).sum().backward()
@@ -286,11 +286,11 @@ def test_05_3_an_update_outside_no_grad_makes_a_non_leaf():
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # PyTorch warns: .grad of a non-leaf
         grad = w1.grad
-    accepted("05.3", grad)
-    accepted("05.3", str(grad))
+    accepted("05.5", grad)
+    accepted("05.5", str(grad))
 
 
-def test_05_4_a_recorded_update_stops_the_loop_at_the_first_zeroing():
+def test_05_1_a_recorded_update_stops_the_loop_at_the_first_zeroing():
     # notebook 05, section 4: train_recording_the_update(steps=3), noting the line it is at
     learning_rate = 1e-6
     x, y, w1, w2 = make_data()
@@ -314,10 +314,10 @@ def test_05_4_a_recorded_update_stops_the_loop_at_the_first_zeroing():
     except (AttributeError, RuntimeError, TypeError):
         pass
     letters = {("backward", 1): "a", ("zero_", 0): "b", ("nowhere", 3): "c", ("update", 0): "d"}
-    accepted("05.4", letters.get(at, f"none: stopped at {at}"))
+    accepted("05.1", letters.get(at, f"none: stopped at {at}"))
 
 
-def test_05_5_a_doubled_learning_rate_overshoots_the_bottom():
+def test_05_2_a_doubled_learning_rate_overshoots_the_bottom():
     # notebook 05, section 6: first_steps(seed=0, learning_rate=2e-6), its first step
     learning_rate = 2e-6
 
@@ -343,7 +343,7 @@ def test_05_5_a_doubled_learning_rate_overshoots_the_bottom():
         (c for c, (at, way) in options.items() if abs(bottom - at) < 0.05 and way == goes),
         f"none: bottom at {bottom}, the loss {goes}",
     )
-    accepted("05.5", letter)
+    accepted("05.2", letter)
 
 
 def test_06_1_two_relus_add_their_gradients_and_differ_at_zero():

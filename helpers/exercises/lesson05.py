@@ -10,6 +10,75 @@ from helpers.exercises import as_choice, as_number, exercise, means_none
 @exercise(
     "05.1",
     {
+        "en": "Predict before you run it: the loop of section 4 updates with "
+        "w1 = w1 - learning_rate * w1.grad, outside torch.no_grad(), for 3 steps. Where does it "
+        "stop? 'a': at loss.backward() in step 1; 'b': at w1.grad.zero_() in step 0; 'c': "
+        "nowhere, it runs all 3 steps; 'd': at the update w1 = w1 - ... in step 0.",
+        "zh": "先预测，再运行：第 4 节的循环在 torch.no_grad() 之外用 "
+        "w1 = w1 - learning_rate * w1.grad 更新权重，共 3 步。它会停在哪里？"
+        "'a'：第 1 步的 loss.backward()；'b'：第 0 步的 w1.grad.zero_()；"
+        "'c'：哪儿也不停，3 步全部跑完；'d'：第 0 步的更新语句 w1 = w1 - ...。",
+    },
+    hint={
+        "en": "Follow step 0 line by line. When the update runs, w1 is still the leaf that "
+        "backward() just filled. Which tensor does the name w1 point at after the update, and "
+        "what is that tensor's .grad?",
+        "zh": "逐行走一遍第 0 步。执行更新时，w1 还是刚被 backward() 填好梯度的那个叶子张量。"
+        "更新之后，名字 w1 指向的是哪个张量？那个张量的 .grad 是什么？",
+    },
+    why={
+        "en": "In step 0 the update still reads the leaf's gradient, so it runs; but it makes "
+        "w1 name the result of a subtraction, a tensor that is not a leaf and whose .grad is "
+        "None. Two lines later w1.grad.zero_() calls zero_() on None: AttributeError, in step 0.",
+        "zh": "第 0 步的更新读到的还是叶子张量的梯度，所以能执行；但它让 w1 指向了减法的结果，"
+        "这个张量不是叶子张量，它的 .grad 是 None。两行之后，w1.grad.zero_() 对 None 调用 "
+        "zero_()，于是在第 0 步就引发 AttributeError。",
+    },
+    right_answers=("b", "B", "“b”", "（b）", "b。"),
+    wrong_answers=("a", "c", "d", "bd", ["b"], 1),
+)
+def _where_the_recorded_update_stops(answer: Any) -> bool:
+    return as_choice(answer, "abcd") == "b"
+
+
+@exercise(
+    "05.2",
+    {
+        "en": "In the cell of section 6 that prints where the bottom lies, change "
+        "learning_rate=1e-6 to learning_rate=2e-6 and run it again. What does seed 0's first "
+        "step show now? 'a': the bottom at about 0.60 of the step, and the loss falls; 'b': the "
+        "bottom at about 0.30, and the loss rises; 'c': the bottom at about 1.20, and the loss "
+        "falls.",
+        "zh": "在第 6 节打印谷底位置的那个单元格里，把 learning_rate=1e-6 改成 "
+        "learning_rate=2e-6，再运行一次。种子 0 的第一步现在是什么样？"
+        "'a'：谷底约在这一步的 0.60 处，损失下降；'b'：谷底约在 0.30 处，损失上升；"
+        "'c'：谷底约在 1.20 处，损失下降。",
+    },
+    hint={
+        "en": "The first step starts from the same weights and goes in the same direction, the "
+        "gradient's, whatever the learning rate: the valley along that line is the same. What "
+        "changes is only how far the step goes along it.",
+        "zh": "不管学习率是多少，第一步都从同样的权重出发，沿同一个方向（梯度的方向）走："
+        "沿这条直线的那道山谷没有变。变的只是这一步沿着它走多远。",
+    },
+    why={
+        "en": "The valley along the first step is the same; the step is twice as long, so its "
+        "bottom, 0.60 of the old step, is 0.30 of the new one. That is before halfway: the step "
+        "crosses the bottom and lands higher, and the loss rises from 2.94e+07 to 7.89e+07.",
+        "zh": "第一步沿线的山谷没有变；步子长了一倍，所以原来位于这一步 0.60 处的谷底，"
+        "现在位于新的一步的 0.30 处。它在一半之前：这一步越过谷底，落在更高的地方，"
+        "损失从 2.94e+07 升到 7.89e+07。",
+    },
+    right_answers=("b", "B", "‘b’", "b。", "(b)"),
+    wrong_answers=("a", "c", "ab", ["b"], 0.3),
+)
+def _twice_the_step(answer: Any) -> bool:
+    return as_choice(answer, "abc") == "b"
+
+
+@exercise(
+    "05.3",
+    {
         "en": "You delete the two .grad.zero_() lines from the loop. During step 1, after "
         "loss.backward(), what does w2.grad hold? 'a': the gradient of step 1; 'b': the sum of "
         "the gradients of steps 0 and 1; 'c': the gradient of step 0.",
@@ -37,7 +106,7 @@ def _gradients_accumulate(answer: Any) -> bool:
 
 
 @exercise(
-    "05.2",
+    "05.4",
     {
         "en": "How many numbers does one loss.backward() write into .grad tensors in notebook "
         "05's network?",
@@ -87,7 +156,7 @@ def _number_of_gradients(answer: Any) -> bool:
 
 
 @exercise(
-    "05.3",
+    "05.5",
     {
         "en": "Outside torch.no_grad() you update with w1 = w1 - learning_rate * w1.grad, run "
         "the next forward pass and loss.backward(). What is w1.grad now?",
@@ -112,72 +181,3 @@ def _number_of_gradients(answer: Any) -> bool:
 )
 def _update_outside_no_grad(answer: Any) -> bool:
     return means_none(answer)
-
-
-@exercise(
-    "05.4",
-    {
-        "en": "Predict before you run it: the loop of section 4 updates with "
-        "w1 = w1 - learning_rate * w1.grad, outside torch.no_grad(), for 3 steps. Where does it "
-        "stop? 'a': at loss.backward() in step 1; 'b': at w1.grad.zero_() in step 0; 'c': "
-        "nowhere, it runs all 3 steps; 'd': at the update w1 = w1 - ... in step 0.",
-        "zh": "先预测，再运行：第 4 节的循环在 torch.no_grad() 之外用 "
-        "w1 = w1 - learning_rate * w1.grad 更新权重，共 3 步。它会停在哪里？"
-        "'a'：第 1 步的 loss.backward()；'b'：第 0 步的 w1.grad.zero_()；"
-        "'c'：哪儿也不停，3 步全部跑完；'d'：第 0 步的更新语句 w1 = w1 - ...。",
-    },
-    hint={
-        "en": "Follow step 0 line by line. When the update runs, w1 is still the leaf that "
-        "backward() just filled. Which tensor does the name w1 point at after the update, and "
-        "what is that tensor's .grad?",
-        "zh": "逐行走一遍第 0 步。执行更新时，w1 还是刚被 backward() 填好梯度的那个叶子张量。"
-        "更新之后，名字 w1 指向的是哪个张量？那个张量的 .grad 是什么？",
-    },
-    why={
-        "en": "In step 0 the update still reads the leaf's gradient, so it runs; but it makes "
-        "w1 name the result of a subtraction, a tensor that is not a leaf and whose .grad is "
-        "None. Two lines later w1.grad.zero_() calls zero_() on None: AttributeError, in step 0.",
-        "zh": "第 0 步的更新读到的还是叶子张量的梯度，所以能执行；但它让 w1 指向了减法的结果，"
-        "这个张量不是叶子张量，它的 .grad 是 None。两行之后，w1.grad.zero_() 对 None 调用 "
-        "zero_()，于是在第 0 步就引发 AttributeError。",
-    },
-    right_answers=("b", "B", "“b”", "（b）", "b。"),
-    wrong_answers=("a", "c", "d", "bd", ["b"], 1),
-)
-def _where_the_recorded_update_stops(answer: Any) -> bool:
-    return as_choice(answer, "abcd") == "b"
-
-
-@exercise(
-    "05.5",
-    {
-        "en": "In the cell of section 6 that prints where the bottom lies, change "
-        "learning_rate=1e-6 to learning_rate=2e-6 and run it again. What does seed 0's first "
-        "step show now? 'a': the bottom at about 0.60 of the step, and the loss falls; 'b': the "
-        "bottom at about 0.30, and the loss rises; 'c': the bottom at about 1.20, and the loss "
-        "falls.",
-        "zh": "在第 6 节打印谷底位置的那个单元格里，把 learning_rate=1e-6 改成 "
-        "learning_rate=2e-6，再运行一次。种子 0 的第一步现在是什么样？"
-        "'a'：谷底约在这一步的 0.60 处，损失下降；'b'：谷底约在 0.30 处，损失上升；"
-        "'c'：谷底约在 1.20 处，损失下降。",
-    },
-    hint={
-        "en": "The first step starts from the same weights and goes in the same direction, the "
-        "gradient's, whatever the learning rate: the valley along that line is the same. What "
-        "changes is only how far the step goes along it.",
-        "zh": "不管学习率是多少，第一步都从同样的权重出发，沿同一个方向（梯度的方向）走："
-        "沿这条直线的那道山谷没有变。变的只是这一步沿着它走多远。",
-    },
-    why={
-        "en": "The valley along the first step is the same; the step is twice as long, so its "
-        "bottom, 0.60 of the old step, is 0.30 of the new one. That is before halfway: the step "
-        "crosses the bottom and lands higher, and the loss rises from 2.94e+07 to 7.89e+07.",
-        "zh": "第一步沿线的山谷没有变；步子长了一倍，所以原来位于这一步 0.60 处的谷底，"
-        "现在位于新的一步的 0.30 处。它在一半之前：这一步越过谷底，落在更高的地方，"
-        "损失从 2.94e+07 升到 7.89e+07。",
-    },
-    right_answers=("b", "B", "‘b’", "b。", "(b)"),
-    wrong_answers=("a", "c", "ab", ["b"], 0.3),
-)
-def _twice_the_step(answer: Any) -> bool:
-    return as_choice(answer, "abc") == "b"

@@ -728,9 +728,9 @@ def test_the_same_spelling_is_accepted_in_every_lesson(exercise_id, answer):
 @pytest.mark.parametrize(
     ("exercise_id", "answer"),
     [
-        ("06.1", [False, False, True]),
-        ("06.1", torch.tensor([False, False, True])),
-        ("06.2", [True, False, False]),
+        ("06.3", [False, False, True]),
+        ("06.3", torch.tensor([False, False, True])),
+        ("06.4", [True, False, False]),
         ("05.3", ["b"]),
         ("04.4", (2, 0)),
         ("02.6", [None]),
@@ -836,7 +836,7 @@ def printed_forms(value):
 def test_the_numeric_exercises_are_those_that_ask_for_numbers():
     assert sorted(NUMERIC) == [
         "01.3", "01.5", "02.5", "03.2", "03.3", "03.4", "03.5", "04.2", "04.5", "05.4",
-        "06.1", "07.3", "08.1", "08.2", "08.4", "08.5", "09.1", "09.2", "09.4", "09.5",
+        "06.3", "07.3", "08.1", "08.2", "08.4", "08.5", "09.1", "09.2", "09.4", "09.5",
         "09.6",
         "11.6", "11.7", "11.8",
     ]  # fmt: skip

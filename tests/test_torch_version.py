@@ -91,7 +91,7 @@ def test_each_readme_states_the_supported_range_and_the_command_that_tests_it(re
 
 
 def test_clamp_sends_back_1_at_zero_up_to_torch_2_13_and_0_from_2_14_on():
-    # Lesson 06 says so, and lessons 06 and 10 and exercise 06.3 follow it.
+    # Lesson 06 says so, and lessons 06 and 10 and exercise 06.2 follow it.
     newer = torch_version(torch.__version__) >= (2, 14)
     assert clamp_gradient_at_zero() == (0.0 if newer else 1.0)
     x = torch.tensor([-2.0, -0.5, 0.0, 1.0, 3.0], requires_grad=True)

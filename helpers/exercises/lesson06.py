@@ -9,7 +9,7 @@ import torch
 from helpers.exercises import as_choice, exercise, numbers_equal
 from helpers.torch_version import clamp_gradient_at_zero
 
-# 06.3's right answer follows the torch running: "a" where clamp(min=0) sends back 1 at exactly 0,
+# 06.2's right answer follows the torch running: "a" where clamp(min=0) sends back 1 at exactly 0,
 # as MyReLU does (torch 2.13 and earlier), "b" where it sends back 0 (2.14 and later).
 _SAME_CHOICE_AT_ZERO = clamp_gradient_at_zero() == 1.0
 _TIE_LETTER = "a" if _SAME_CHOICE_AT_ZERO else "b"
@@ -18,6 +18,83 @@ _OTHER_LETTER = "b" if _SAME_CHOICE_AT_ZERO else "a"
 
 @exercise(
     "06.1",
+    {
+        "en": "In the cell of section 2 that measures ReLU's slope at 1, change eps = 1e-6 to "
+        "eps = 1e-3 and run it again. What does float32 measure now? 'a': still about 0.98, "
+        "2% off; 'b': 1.0000 to four decimals; 'c': 0.5, as at the kink.",
+        "zh": "在第 2 节测量 ReLU 在 1 处斜率的单元格里，把 eps = 1e-6 改成 eps = 1e-3，"
+        "再运行一次。float32 现在测得多少？'a'：仍然约为 0.98，偏差 2%；"
+        "'b'：保留四位小数是 1.0000；'c'：0.5，和在折点处一样。",
+    },
+    hint={
+        "en": "float32's rounding error in each output near 1 stays about the same whatever eps "
+        "is. What happens to the difference of the two outputs, and so to the share of it that "
+        "is rounding, when eps is 1000 times larger? Is x = 1 within eps of the kink at 0?",
+        "zh": "不管 eps 是多少，float32 在每个接近 1 的输出里的舍入误差都差不多一样大。eps 大了 "
+        "1000 倍，两个输出之差会怎样？其中舍入误差所占的比例又会怎样？x = 1 离 0 处的折点"
+        "在 eps 之内吗？",
+    },
+    why={
+        "en": "The two outputs are now 0.002 apart instead of 0.000002, so the same rounding "
+        "error is a 1000 times smaller part of the difference: float32 measures 1.000017. "
+        "gradcheck still takes a tiny step, since a large one measures across kinks and "
+        "curvature rather than the slope at the point; float64 gives it the digits to do so.",
+        "zh": "两个输出现在相差 0.002，而不是 0.000002，同样大小的舍入误差在差值里所占的比例"
+        "小了 1000 倍：float32 测得 1.000017。gradcheck 仍然用很小的步长，因为步长大了，"
+        "测到的就会是跨过折点、掺进曲率的平均斜率，而不是这一点的斜率；float64 让它在小步长下"
+        "也有足够的位数。",
+    },
+    right_answers=("b", "B", "“b”", "b。", "(b)"),
+    wrong_answers=("a", "c", 1, "bc", ["b"]),
+)
+def _a_larger_step_keeps_more_digits(answer: Any) -> bool:
+    return as_choice(answer, "abc") == "b"
+
+
+@exercise(
+    "06.2",
+    {
+        "en": "Predict before you run it: section 5 trains twice from the same start, once with "
+        "clamp(min=0) and once with MyReLU. Do the two runs give the same 500 losses? 'a': yes, "
+        "equal to the last bit at every step; 'b': equal to the last bit up to the first step with "
+        "a hidden value at exactly 0.0, and apart from the step after it; 'c': no, apart in the "
+        "last bits from the first step on.",
+        "zh": "先预测，再运行：第 5 节从同一个起点训练两次，一次用 clamp(min=0)，一次用 "
+        "MyReLU。两次运行的 500 个损失相同吗？'a'：相同，每一步都逐位相等；'b'：在第一次有"
+        "隐藏值恰好为 0.0 的那一步之前（含这一步）逐位相等，从下一步起不再相等；'c'：不相同，"
+        "从第一步起最后几位就不一样。",
+    },
+    hint={
+        "en": "Rounding makes two results differ only when they are computed differently. The "
+        "two ReLUs compute the same forward; their backwards differ at most at exactly 0. Section "
+        "1 asked your torch what clamp(min=0) sends back there: is it MyReLU's 1?",
+        "zh": "只有计算方式不同时，舍入才会让两个结果不一样。两个 ReLU 的前向算的是同样的数；"
+        "它们的反向最多只在恰好为 0 处不同。第 1 节问过你的 torch：clamp(min=0) 在那里传回"
+        "什么？和 MyReLU 的 1 一样吗？",
+    },
+    why={
+        "en": "MyReLU.forward is x.clamp(min=0) itself, and away from 0 its backward applies "
+        "clamp's mask, which copies numbers or writes zeros. On torch 2.13 and earlier clamp also "
+        "sends back 1 at exactly 0, so the two runs do the same arithmetic in the same order and "
+        "every loss is the same float: 'a'. From torch 2.14 on clamp sends back 0 there: the runs "
+        "are equal to the last bit until the first step with a hidden value at exactly 0.0, and "
+        "apart from the next step on: 'b'. The right letter is the one of the torch you run "
+        "(section 1's cell shows it).",
+        "zh": "MyReLU.forward 就是 x.clamp(min=0) 本身，在 0 以外的地方它的反向用的也是 clamp "
+        "的掩码，只复制数值或写入零。在 torch 2.13 及更早的版本上，clamp 在恰好为 0 处同样传回 "
+        "1，所以两次运行以相同的顺序做相同的算术，每个损失都是同一个浮点数：'a'。从 torch 2.14 "
+        "起，clamp 在那里传回 0：直到第一次有隐藏值恰好为 0.0 的那一步，两次运行都逐位相等，"
+        "从下一步起分开：'b'。对的字母取决于你运行的 torch（第 1 节的单元格会显示）。",
+    },
+    right_answers=(_TIE_LETTER, _TIE_LETTER.upper(), f"“{_TIE_LETTER}”", f"{_TIE_LETTER}。"),
+    wrong_answers=(_OTHER_LETTER, "c", 0, "ab", [_TIE_LETTER]),
+)
+def _same_bits_up_to_a_tie(answer: Any) -> bool:
+    return as_choice(answer, "abc") == _TIE_LETTER
+
+
+@exercise(
+    "06.3",
     {
         "en": "x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True), then "
         "(torch.relu(x) + MyReLU.apply(x)).sum().backward(). What is x.grad?",
@@ -73,7 +150,7 @@ def _two_relus_at_zero(answer: Any) -> bool:
 
 
 @exercise(
-    "06.2",
+    "06.4",
     {
         "en": "Why does gradcheck want float64 inputs? 'a': the finite-difference slope it "
         "measures keeps only about two correct digits in float32; 'b': MyReLU only works in "
@@ -101,80 +178,3 @@ def _two_relus_at_zero(answer: Any) -> bool:
 )
 def _why_double(answer: Any) -> bool:
     return as_choice(answer, "abc") == "a"
-
-
-@exercise(
-    "06.3",
-    {
-        "en": "Predict before you run it: section 5 trains twice from the same start, once with "
-        "clamp(min=0) and once with MyReLU. Do the two runs give the same 500 losses? 'a': yes, "
-        "equal to the last bit at every step; 'b': equal to the last bit up to the first step with "
-        "a hidden value at exactly 0.0, and apart from the step after it; 'c': no, apart in the "
-        "last bits from the first step on.",
-        "zh": "先预测，再运行：第 5 节从同一个起点训练两次，一次用 clamp(min=0)，一次用 "
-        "MyReLU。两次运行的 500 个损失相同吗？'a'：相同，每一步都逐位相等；'b'：在第一次有"
-        "隐藏值恰好为 0.0 的那一步之前（含这一步）逐位相等，从下一步起不再相等；'c'：不相同，"
-        "从第一步起最后几位就不一样。",
-    },
-    hint={
-        "en": "Rounding makes two results differ only when they are computed differently. The "
-        "two ReLUs compute the same forward; their backwards differ at most at exactly 0. Section "
-        "1 asked your torch what clamp(min=0) sends back there: is it MyReLU's 1?",
-        "zh": "只有计算方式不同时，舍入才会让两个结果不一样。两个 ReLU 的前向算的是同样的数；"
-        "它们的反向最多只在恰好为 0 处不同。第 1 节问过你的 torch：clamp(min=0) 在那里传回"
-        "什么？和 MyReLU 的 1 一样吗？",
-    },
-    why={
-        "en": "MyReLU.forward is x.clamp(min=0) itself, and away from 0 its backward applies "
-        "clamp's mask, which copies numbers or writes zeros. On torch 2.13 and earlier clamp also "
-        "sends back 1 at exactly 0, so the two runs do the same arithmetic in the same order and "
-        "every loss is the same float: 'a'. From torch 2.14 on clamp sends back 0 there: the runs "
-        "are equal to the last bit until the first step with a hidden value at exactly 0.0, and "
-        "apart from the next step on: 'b'. The right letter is the one of the torch you run "
-        "(section 1's cell shows it).",
-        "zh": "MyReLU.forward 就是 x.clamp(min=0) 本身，在 0 以外的地方它的反向用的也是 clamp "
-        "的掩码，只复制数值或写入零。在 torch 2.13 及更早的版本上，clamp 在恰好为 0 处同样传回 "
-        "1，所以两次运行以相同的顺序做相同的算术，每个损失都是同一个浮点数：'a'。从 torch 2.14 "
-        "起，clamp 在那里传回 0：直到第一次有隐藏值恰好为 0.0 的那一步，两次运行都逐位相等，"
-        "从下一步起分开：'b'。对的字母取决于你运行的 torch（第 1 节的单元格会显示）。",
-    },
-    right_answers=(_TIE_LETTER, _TIE_LETTER.upper(), f"“{_TIE_LETTER}”", f"{_TIE_LETTER}。"),
-    wrong_answers=(_OTHER_LETTER, "c", 0, "ab", [_TIE_LETTER]),
-)
-def _same_bits_up_to_a_tie(answer: Any) -> bool:
-    return as_choice(answer, "abc") == _TIE_LETTER
-
-
-@exercise(
-    "06.4",
-    {
-        "en": "In the cell of section 2 that measures ReLU's slope at 1, change eps = 1e-6 to "
-        "eps = 1e-3 and run it again. What does float32 measure now? 'a': still about 0.98, "
-        "2% off; 'b': 1.0000 to four decimals; 'c': 0.5, as at the kink.",
-        "zh": "在第 2 节测量 ReLU 在 1 处斜率的单元格里，把 eps = 1e-6 改成 eps = 1e-3，"
-        "再运行一次。float32 现在测得多少？'a'：仍然约为 0.98，偏差 2%；"
-        "'b'：保留四位小数是 1.0000；'c'：0.5，和在折点处一样。",
-    },
-    hint={
-        "en": "float32's rounding error in each output near 1 stays about the same whatever eps "
-        "is. What happens to the difference of the two outputs, and so to the share of it that "
-        "is rounding, when eps is 1000 times larger? Is x = 1 within eps of the kink at 0?",
-        "zh": "不管 eps 是多少，float32 在每个接近 1 的输出里的舍入误差都差不多一样大。eps 大了 "
-        "1000 倍，两个输出之差会怎样？其中舍入误差所占的比例又会怎样？x = 1 离 0 处的折点"
-        "在 eps 之内吗？",
-    },
-    why={
-        "en": "The two outputs are now 0.002 apart instead of 0.000002, so the same rounding "
-        "error is a 1000 times smaller part of the difference: float32 measures 1.000017. "
-        "gradcheck still takes a tiny step, since a large one measures across kinks and "
-        "curvature rather than the slope at the point; float64 gives it the digits to do so.",
-        "zh": "两个输出现在相差 0.002，而不是 0.000002，同样大小的舍入误差在差值里所占的比例"
-        "小了 1000 倍：float32 测得 1.000017。gradcheck 仍然用很小的步长，因为步长大了，"
-        "测到的就会是跨过折点、掺进曲率的平均斜率，而不是这一点的斜率；float64 让它在小步长下"
-        "也有足够的位数。",
-    },
-    right_answers=("b", "B", "“b”", "b。", "(b)"),
-    wrong_answers=("a", "c", 1, "bc", ["b"]),
-)
-def _a_larger_step_keeps_more_digits(answer: Any) -> bool:
-    return as_choice(answer, "abc") == "b"

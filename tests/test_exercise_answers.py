@@ -408,18 +408,18 @@ def test_06_1_float32_measures_the_slope_with_a_larger_step():
     accepted("06.1", letter)
 
 
-def test_07_1_variable_returns_a_plain_tensor():
+def test_07_3_variable_returns_a_plain_tensor():
     kind = type(torch.autograd.Variable(torch.ones(2)))
-    accepted("07.1", kind)
-    accepted("07.1", str(kind))  # what print(type(t)) shows: <class 'torch.Tensor'>
+    accepted("07.3", kind)
+    accepted("07.3", str(kind))  # what print(type(t)) shows: <class 'torch.Tensor'>
 
 
-def test_07_2_the_methods_that_give_a_loss_as_a_python_number():
+def test_07_4_the_methods_that_give_a_loss_as_a_python_number():
     loss = (torch.ones(3, requires_grad=True) * 2).sum()
     methods = [name for name in ("item", "tolist", "numpy") if type(_call(loss, name)) is float]
     assert methods == ["item", "tolist"]
     for name in methods:
-        accepted("07.2", name)
+        accepted("07.4", name)
 
 
 def _call(tensor, method):
@@ -429,15 +429,15 @@ def _call(tensor, method):
         return None  # numpy() refuses a tensor that requires grad
 
 
-def test_07_3_data_hides_the_in_place_change():
+def test_07_5_data_hides_the_in_place_change():
     x = torch.tensor([0.0, 1.0], requires_grad=True)
     y = x.exp()
     y.data.zero_()
     y.sum().backward()
-    accepted("07.3", x.grad)
+    accepted("07.5", x.grad)
 
 
-def test_07_4_the_old_constructor_given_whole_numbers_allocates_a_shape():
+def test_07_1_the_old_constructor_given_whole_numbers_allocates_a_shape():
     # In deterministic mode PyTorch fills memory it allocates without writing with NaN: a
     # tensor of NaNs shows that torch.Tensor(2, 3) wrote no values, not even zeros.
     was_deterministic = torch.are_deterministic_algorithms_enabled()
@@ -461,10 +461,10 @@ def test_07_4_the_old_constructor_given_whole_numbers_allocates_a_shape():
         letter = "c"
     else:
         letter = f"none: {made!r}"
-    accepted("07.4", letter)
+    accepted("07.1", letter)
 
 
-def test_07_5_a_change_through_detach_is_counted_and_caught():
+def test_07_2_a_change_through_detach_is_counted_and_caught():
     x_small = torch.tensor([0.0, 1.0], requires_grad=True)
     y_small = x_small.exp()
     y_small.detach().zero_()  # instead of y_small.data.zero_()
@@ -479,7 +479,7 @@ def test_07_5_a_change_through_detach_is_counted_and_caught():
             letter = "c"
         else:
             letter = f"none: x_small.grad is {x_small.grad}"
-    accepted("07.5", letter)
+    accepted("07.2", letter)
 
 
 def test_08_1_gradients_that_reach_sin_before_it_runs():

@@ -711,9 +711,9 @@ def test_only_full_width_forms_are_mapped_not_other_compatibility_characters():
         ("05.5", "None"),
         ("02.6", "NONE"),
         ("05.3", "B"),
-        ("07.2", "ITEM"),
+        ("07.4", "ITEM"),
         ("08.3", "Q"),
-        ("07.1", "<class 'torch.Tensor'>"),
+        ("07.3", "<class 'torch.Tensor'>"),
         ("01.4", np.False_),
         ("01.4", torch.tensor(False)),
         ("01.3", "18"),
@@ -836,7 +836,7 @@ def printed_forms(value):
 def test_the_numeric_exercises_are_those_that_ask_for_numbers():
     assert sorted(NUMERIC) == [
         "01.3", "01.5", "02.5", "03.2", "03.3", "03.4", "03.5", "04.2", "04.5", "05.4",
-        "06.3", "07.3", "08.1", "08.2", "08.4", "08.5", "09.1", "09.2", "09.4", "09.5",
+        "06.3", "07.5", "08.1", "08.2", "08.4", "08.5", "09.1", "09.2", "09.4", "09.5",
         "09.6",
         "11.6", "11.7", "11.8",
     ]  # fmt: skip
@@ -850,19 +850,19 @@ def test_every_numeric_exercise_accepts_what_print_shows_for_the_tensor(exercise
             assert check(exercise_id, printed).correct, printed
 
 
-def test_07_1_refuses_the_function_torch_tensor_with_a_note_on_case():
-    verdict = check("07.1", "torch.tensor")
+def test_07_3_refuses_the_function_torch_tensor_with_a_note_on_case():
+    verdict = check("07.3", "torch.tensor")
     assert not verdict.correct and "torch.tensor, with a small t, is the function" in str(verdict)
     with speaking("zh"):
-        assert "小写 t 的 torch.tensor 是创建张量的函数" in str(check("07.1", "torch.tensor"))
-    assert check("07.1", "torch.Tensor").correct and check("07.1", "TORCH.TENSOR").correct
+        assert "小写 t 的 torch.tensor 是创建张量的函数" in str(check("07.3", "torch.tensor"))
+    assert check("07.3", "torch.Tensor").correct and check("07.3", "TORCH.TENSOR").correct
 
 
 @pytest.mark.parametrize(
     "answer", ["Tensor.item", "torch.Tensor.item()", "tensor.item()", ".item", "loss.item"]
 )
-def test_07_2_accepts_the_method_however_it_is_qualified(answer):
-    assert check("07.2", answer).correct
+def test_07_4_accepts_the_method_however_it_is_qualified(answer):
+    assert check("07.4", answer).correct
 
 
 # --- every exercise --------------------------------------------------------------------------

@@ -16,6 +16,74 @@ _THE_FUNCTION = ("tensor", "torch.tensor")
 @exercise(
     "07.1",
     {
+        "en": "Predict before you run it: what does the old constructor torch.Tensor(2, 3) "
+        "make? 'a': a tensor of the two numbers 2. and 3.; 'b': a 2 x 3 tensor of float32 whose "
+        "values are whatever was in that memory; 'c': a 2 x 3 tensor of zeros; 'd': a 2 x 3 "
+        "tensor of int64.",
+        "zh": "先预测，再运行：旧的构造方式 torch.Tensor(2, 3) 会得到什么？'a'：由 2. 和 3. "
+        "两个数组成的张量；'b'：一个 2 × 3 的 float32 张量，值是那块内存里原有的任意内容；"
+        "'c'：一个 2 × 3 的全零张量；'d'：一个 2 × 3 的 int64 张量。",
+    },
+    hint={
+        "en": "torch.Tensor is the class, and its legacy constructor reads whole numbers given "
+        "one by one as a shape, as torch.empty does. Which dtype does a tensor of the class "
+        "Tensor get by default, and does anything write values into new memory?",
+        "zh": "torch.Tensor 是类，它的旧构造方式把逐个给出的整数当作形状，就像 torch.empty 那样。"
+        "Tensor 这个类默认给张量什么 dtype？新分配的内存有没有被写入数值？",
+    },
+    why={
+        "en": "Numbers given one by one are a shape: torch.Tensor(2, 3) allocates a 2 x 3 "
+        "float32 tensor and writes nothing into it, like torch.empty(2, 3), so its values are "
+        "whatever the memory held. A list is values: torch.Tensor([2, 3]) is tensor([2., 3.]), "
+        "float32 too, where torch.tensor([2, 3]) would be int64.",
+        "zh": "逐个给出的数是形状：torch.Tensor(2, 3) 分配一个 2 × 3 的 float32 张量，不往里写"
+        "任何值，和 torch.empty(2, 3) 一样，所以里面是那块内存原有的内容。列表才是数值："
+        "torch.Tensor([2, 3]) 是 tensor([2., 3.])，同样是 float32；而 torch.tensor([2, 3]) "
+        "是 int64。",
+    },
+    right_answers=("b", "B", "“b”", "b。", "（b）"),
+    wrong_answers=("a", "c", "d", "bd", ["b"], 2),
+)
+def _legacy_constructor_takes_a_shape(answer: Any) -> bool:
+    return as_choice(answer, "abcd") == "b"
+
+
+@exercise(
+    "07.2",
+    {
+        "en": "In section 4's cell where y_small.data.zero_() goes unnoticed, write "
+        "y_small.detach().zero_() instead and run it again. What happens? 'a': the same silent "
+        "wrong gradient, [0, 0]; 'b': backward() raises the error about a variable modified by "
+        "an inplace operation; 'c': the right gradient, [1, e].",
+        "zh": "在第 4 节 y_small.data.zero_() 没有被发现的那个单元格里，改写成 "
+        "y_small.detach().zero_()，再运行一次。会发生什么？'a'：同样悄无声息地得到错误的梯度 "
+        "[0, 0]；'b'：backward() 报错，说一个变量被原地操作修改了；'c'：得到正确的梯度 [1, e]。",
+    },
+    hint={
+        "en": "detach() shares the tensor's memory, as .data does. What else does it share "
+        "that .data does not? The cell that prints _version after each kind of change shows it.",
+        "zh": "detach() 和 .data 一样与原张量共享内存。它还共享了什么 .data 不共享的东西？"
+        "打印每种修改之后 _version 的那个单元格给出了答案。",
+    },
+    why={
+        "en": "detach() shares the version counter, so zero_() through it raises y_small's "
+        "version from 0 to 1; backward() finds that exp's saved output changed and stops with "
+        "the RuntimeError instead of using the zeros. That is why today's code takes values "
+        "with detach(), not .data.",
+        "zh": "detach() 共享版本计数器，所以通过它调用 zero_()，会让 y_small 的版本从 0 变成 1；"
+        "backward() 发现 exp 保存的输出被改过，就用 RuntimeError 停下来，而不是拿这些 0 去算。"
+        "这就是今天的代码用 detach() 而不用 .data 取值的原因。",
+    },
+    right_answers=("b", "B", "“b”", "b。", "(b)"),
+    wrong_answers=("a", "c", [0, 0], "ab", ["b"]),
+)
+def _detach_is_counted(answer: Any) -> bool:
+    return as_choice(answer, "abc") == "b"
+
+
+@exercise(
+    "07.3",
+    {
         "en": "What does type(torch.autograd.Variable(torch.ones(2))) return on today's "
         "PyTorch? (the class itself, or its name as a string)",
         "zh": "在如今的 PyTorch 上，type(torch.autograd.Variable(torch.ones(2))) 返回什么？"
@@ -69,7 +137,7 @@ _METHOD = re.compile(r"(?:[a-z_]\w*\.)*\.?(?P<name>[a-z_]\w*)(?:\(\))?")
 
 
 @exercise(
-    "07.2",
+    "07.4",
     {
         "en": "The old page prints loss.data[0]. Which Tensor method gives the loss as a Python "
         "number today? (its name, as a string)",
@@ -126,7 +194,7 @@ def _item_replaces_data_index(answer: Any) -> bool:
 
 
 @exercise(
-    "07.3",
+    "07.5",
     {
         "en": "x = torch.tensor([0.0, 1.0], requires_grad=True); y = x.exp(); y.data.zero_(); "
         "y.sum().backward(). What is x.grad? (two numbers)",
@@ -170,71 +238,3 @@ def _item_replaces_data_index(answer: Any) -> bool:
 )
 def _data_hides_the_in_place_change(answer: Any) -> bool:
     return numbers_equal(answer, [0.0, 0.0])
-
-
-@exercise(
-    "07.4",
-    {
-        "en": "Predict before you run it: what does the old constructor torch.Tensor(2, 3) "
-        "make? 'a': a tensor of the two numbers 2. and 3.; 'b': a 2 x 3 tensor of float32 whose "
-        "values are whatever was in that memory; 'c': a 2 x 3 tensor of zeros; 'd': a 2 x 3 "
-        "tensor of int64.",
-        "zh": "先预测，再运行：旧的构造方式 torch.Tensor(2, 3) 会得到什么？'a'：由 2. 和 3. "
-        "两个数组成的张量；'b'：一个 2 × 3 的 float32 张量，值是那块内存里原有的任意内容；"
-        "'c'：一个 2 × 3 的全零张量；'d'：一个 2 × 3 的 int64 张量。",
-    },
-    hint={
-        "en": "torch.Tensor is the class, and its legacy constructor reads whole numbers given "
-        "one by one as a shape, as torch.empty does. Which dtype does a tensor of the class "
-        "Tensor get by default, and does anything write values into new memory?",
-        "zh": "torch.Tensor 是类，它的旧构造方式把逐个给出的整数当作形状，就像 torch.empty 那样。"
-        "Tensor 这个类默认给张量什么 dtype？新分配的内存有没有被写入数值？",
-    },
-    why={
-        "en": "Numbers given one by one are a shape: torch.Tensor(2, 3) allocates a 2 x 3 "
-        "float32 tensor and writes nothing into it, like torch.empty(2, 3), so its values are "
-        "whatever the memory held. A list is values: torch.Tensor([2, 3]) is tensor([2., 3.]), "
-        "float32 too, where torch.tensor([2, 3]) would be int64.",
-        "zh": "逐个给出的数是形状：torch.Tensor(2, 3) 分配一个 2 × 3 的 float32 张量，不往里写"
-        "任何值，和 torch.empty(2, 3) 一样，所以里面是那块内存原有的内容。列表才是数值："
-        "torch.Tensor([2, 3]) 是 tensor([2., 3.])，同样是 float32；而 torch.tensor([2, 3]) "
-        "是 int64。",
-    },
-    right_answers=("b", "B", "“b”", "b。", "（b）"),
-    wrong_answers=("a", "c", "d", "bd", ["b"], 2),
-)
-def _legacy_constructor_takes_a_shape(answer: Any) -> bool:
-    return as_choice(answer, "abcd") == "b"
-
-
-@exercise(
-    "07.5",
-    {
-        "en": "In section 4's cell where y_small.data.zero_() goes unnoticed, write "
-        "y_small.detach().zero_() instead and run it again. What happens? 'a': the same silent "
-        "wrong gradient, [0, 0]; 'b': backward() raises the error about a variable modified by "
-        "an inplace operation; 'c': the right gradient, [1, e].",
-        "zh": "在第 4 节 y_small.data.zero_() 没有被发现的那个单元格里，改写成 "
-        "y_small.detach().zero_()，再运行一次。会发生什么？'a'：同样悄无声息地得到错误的梯度 "
-        "[0, 0]；'b'：backward() 报错，说一个变量被原地操作修改了；'c'：得到正确的梯度 [1, e]。",
-    },
-    hint={
-        "en": "detach() shares the tensor's memory, as .data does. What else does it share "
-        "that .data does not? The cell that prints _version after each kind of change shows it.",
-        "zh": "detach() 和 .data 一样与原张量共享内存。它还共享了什么 .data 不共享的东西？"
-        "打印每种修改之后 _version 的那个单元格给出了答案。",
-    },
-    why={
-        "en": "detach() shares the version counter, so zero_() through it raises y_small's "
-        "version from 0 to 1; backward() finds that exp's saved output changed and stops with "
-        "the RuntimeError instead of using the zeros. That is why today's code takes values "
-        "with detach(), not .data.",
-        "zh": "detach() 共享版本计数器，所以通过它调用 zero_()，会让 y_small 的版本从 0 变成 1；"
-        "backward() 发现 exp 保存的输出被改过，就用 RuntimeError 停下来，而不是拿这些 0 去算。"
-        "这就是今天的代码用 detach() 而不用 .data 取值的原因。",
-    },
-    right_answers=("b", "B", "“b”", "b。", "(b)"),
-    wrong_answers=("a", "c", [0, 0], "ab", ["b"]),
-)
-def _detach_is_counted(answer: Any) -> bool:
-    return as_choice(answer, "abc") == "b"

@@ -18,7 +18,7 @@ ordinals it uses), never a case in the rules.
   ``"ITEM"`` is ``"item"``, ``"NONE"`` is ``"None"``. One exception, where case is the whole
   difference between two real names: written all in small letters, ``"tensor"`` and
   ``"torch.tensor"`` name PyTorch's *function* that makes a tensor, not the *class*
-  ``torch.Tensor``. So 07.1, which asks for a class, refuses exactly those two spellings (and
+  ``torch.Tensor``. So 07.3, which asks for a class, refuses exactly those two spellings (and
   the function itself) with a note on case, and takes every other spelling of the class:
   ``"Tensor"``, ``"torch.Tensor"``, ``"TENSOR"``.
 - **Quotes around an answer, and the punctuation that ends a sentence, are not part of it.**
@@ -92,7 +92,7 @@ question counts modules, an ordinal (``"第一个块"``, ``"第 1 个块"``, ``"
 ``"最后一个块"``). Text that is not one name (``"h, w1"``, a sentence) is no answer.
 
 **A word** (:func:`as_word`): ``"item"``, ``"Tensor"``, a class itself, what ``print(type(t))``
-shows. A method may be written called on anything (07.2): ``"item"``, ``"item()"``,
+shows. A method may be written called on anything (07.4): ``"item"``, ``"item()"``,
 ``"loss.item()"``, ``"x.item()"``, ``"loss.data.item()"``, ``"torch.Tensor.item"``.
 
 **None** (:func:`means_none`): ``None``, ``"None"``, ``"none"``, ``"None。"``.
@@ -260,7 +260,7 @@ class WrongKind(TypeError):
 
 class WrongValue(ValueError):
     """The answer was read, as a wrong value that deserves a note of its own besides the hint
-    (07.1: ``"torch.tensor"`` read as the function, not the class). ``kind`` names the note."""
+    (07.3: ``"torch.tensor"`` read as the function, not the class). ``kind`` names the note."""
 
     def __init__(self, kind: str) -> None:
         super().__init__(kind)

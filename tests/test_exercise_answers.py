@@ -482,47 +482,47 @@ def test_07_2_a_change_through_detach_is_counted_and_caught():
     accepted("07.2", letter)
 
 
-def test_08_1_gradients_that_reach_sin_before_it_runs():
+def test_08_3_gradients_that_reach_sin_before_it_runs():
     x = torch.tensor(2.0, requires_grad=True)
     h = torch.sin(x)
     y = h * h + h
     sin_node = h.grad_fn
     arriving = sum(node is sin_node for step in trace(y) for node, g in step.sent if g is not None)
-    accepted("08.1", arriving)
+    accepted("08.3", arriving)
 
 
-def test_08_2_summed_gradient_at_the_leaf():
+def test_08_4_summed_gradient_at_the_leaf():
     h = torch.tensor(3.0, requires_grad=True)
     y = h * h + h
     accumulate = next(step for step in trace(y) if step.name == "AccumulateGrad")
-    accepted("08.2", accumulate.grads_in[0])
+    accepted("08.4", accumulate.grads_in[0])
 
 
-def test_08_3_engine_runs_the_later_created_node_first():
+def test_08_5_engine_runs_the_later_created_node_first():
     x = torch.tensor(2.0, requires_grad=True)
     p = x * 2
     q = x * 3
     y = p + q
     order = [step.node for step in trace(y)]
     first = "p" if order.index(p.grad_fn) < order.index(q.grad_fn) else "q"
-    accepted("08.3", first)
+    accepted("08.5", first)
 
 
-def test_08_4_accumulate_grad_runs_once_for_four_shares():
+def test_08_1_accumulate_grad_runs_once_for_four_shares():
     x = torch.tensor(2.0, requires_grad=True)
     y = x * x + torch.sin(x) * x
     runs = sum(getattr(step.node, "variable", None) is x for step in trace(y))
-    accepted("08.4", runs)
+    accepted("08.1", runs)
 
 
-def test_08_5_accumulate_grad_waits_for_one_gradient_per_edge():
+def test_08_2_accumulate_grad_waits_for_one_gradient_per_edge():
     x = torch.tensor(2.0, requires_grad=True)
     y = x * x * x + torch.sin(x) * x  # the changed line
     changed = trace(y)
     accumulate = changed[-1].node  # x's AccumulateGrad, the last node to run
     assert accumulate.variable is x
     arrived = [g for step in changed for node, g in step.sent if node is accumulate]
-    accepted("08.5", len(arrived))
+    accepted("08.2", len(arrived))
 
 
 class CubeSavingSquare(Function):

@@ -712,7 +712,7 @@ def test_only_full_width_forms_are_mapped_not_other_compatibility_characters():
         ("02.6", "NONE"),
         ("05.3", "B"),
         ("07.4", "ITEM"),
-        ("08.3", "Q"),
+        ("08.5", "Q"),
         ("07.3", "<class 'torch.Tensor'>"),
         ("01.4", np.False_),
         ("01.4", torch.tensor(False)),
@@ -836,7 +836,7 @@ def printed_forms(value):
 def test_the_numeric_exercises_are_those_that_ask_for_numbers():
     assert sorted(NUMERIC) == [
         "01.3", "01.5", "02.5", "03.2", "03.3", "03.4", "03.5", "04.2", "04.5", "05.4",
-        "06.3", "07.5", "08.1", "08.2", "08.4", "08.5", "09.1", "09.2", "09.4", "09.5",
+        "06.3", "07.5", "08.1", "08.2", "08.3", "08.4", "09.1", "09.2", "09.4", "09.5",
         "09.6",
         "11.6", "11.7", "11.8",
     ]  # fmt: skip

@@ -12,6 +12,66 @@ from helpers.exercises import as_choice, as_number, exercise
 @exercise(
     "08.1",
     {
+        "en": "x = torch.tensor(2.0, requires_grad=True); y = x * x + torch.sin(x) * x. Four "
+        "shares of the gradient come back to x, one along each edge. Predict: during "
+        "y.backward(), how many times does the engine run x's AccumulateGrad node?",
+        "zh": "x = torch.tensor(2.0, requires_grad=True)；y = x * x + torch.sin(x) * x。"
+        "梯度沿四条边各传回一份给 x。先预测：在 y.backward() 的过程中，引擎会运行 x 的 "
+        "AccumulateGrad 节点几次？",
+    },
+    hint={
+        "en": "A node runs when its dependency count reaches zero, that is when the last of the "
+        "gradients it waits for has arrived. How many times can a count reach zero?",
+        "zh": "一个节点在依赖计数减到零时运行，也就是它等待的最后一个梯度到达的时候。"
+        "一个计数能减到零几次？",
+    },
+    why={
+        "en": "Once. The engine counts four edges into x's AccumulateGrad, adds up the shares as "
+        "they arrive, and runs the node when the fourth is in: one row of the trace, with the "
+        "sum 4.077.",
+        "zh": "一次。引擎数出通向 x 的 AccumulateGrad 的边有四条，每到一份就累加起来，"
+        "第四份到齐时才运行这个节点：追踪记录里只有一行，收到的是总和 4.077。",
+    },
+    right_answers=(1, 1.0, "1", "一", "一次", "1次", "1。"),
+    wrong_answers=(4, 2, 0, 3, "4", "四次"),
+)
+def _accumulate_runs_once(answer: Any) -> bool:
+    return as_number(answer) == 1
+
+
+@exercise(
+    "08.2",
+    {
+        "en": "In the cell that traces y again, change y to x * x * x + torch.sin(x) * x and "
+        "run it. How many gradients does x's AccumulateGrad wait for now?",
+        "zh": "在重新追踪 y 的那个单元格里，把 y 改成 x * x * x + torch.sin(x) * x，"
+        "再运行。现在 x 的 AccumulateGrad 要等待多少个梯度？",
+    },
+    hint={
+        "en": "Run the changed cell and read the count it prints. To check it by hand: "
+        "x * x * x is (x * x) * x, two multiplications; count every place where x itself "
+        "is an input, in both terms.",
+        "zh": "运行改过的单元格，读它打印出的个数。也可以手算验证：x * x * x 就是 (x * x) * x，"
+        "是两次乘法；数一数 x 本身在两项中一共作为输入出现了几次。",
+    },
+    why={
+        "en": "x is an input five times: twice in x * x, once more in (x * x) * x, and twice in "
+        "sin(x) * x (as the input of sin and as a factor). Five edges, so a count of 5; the node "
+        "still runs once, last, on the sum 3x² + sin x + x cos x = 12.08.",
+        "zh": "x 作为输入出现了五次：x * x 中两次，(x * x) * x 中又一次，sin(x) * x 中两次"
+        "（作为 sin 的输入和作为因子）。五条边，所以计数是 5；这个节点仍然只运行一次，"
+        "在最后运行，收到的是总和 3x² + sin(x) + x·cos(x) = 12.08。",
+    },
+    right_answers=(5, 5.0, "5", "五", "5个", "五个。"),
+    wrong_answers=(4, 3, 6, 1, "4", "四"),
+)
+def _edges_into_x_after_the_change(answer: Any) -> bool:
+    return as_number(answer) == 5
+
+
+@exercise(
+    "08.3",
+    {
         "en": "x = torch.tensor(2.0, requires_grad=True); h = torch.sin(x); y = h * h + h. "
         "During y.backward(), how many gradients must arrive at SinBackward0 before the engine "
         "runs it?",
@@ -39,7 +99,7 @@ def _edges_into_sin(answer: Any) -> bool:
 
 
 @exercise(
-    "08.2",
+    "08.4",
     {
         "en": "h = torch.tensor(3.0, requires_grad=True); y = h * h + h; y.backward(). The "
         "engine runs h's AccumulateGrad node once. What gradient does it receive (and add to "
@@ -70,7 +130,7 @@ def _summed_gradient(answer: Any) -> bool:
 
 
 @exercise(
-    "08.3",
+    "08.5",
     {
         "en": "x = torch.tensor(2.0, requires_grad=True); p = x * 2; q = x * 3; y = p + q. "
         "After AddBackward0, the nodes of p and of q are both ready. Which one does PyTorch's "
@@ -100,63 +160,3 @@ def _summed_gradient(answer: Any) -> bool:
 )
 def _most_recent_first(answer: Any) -> bool:
     return as_choice(answer, "pq") == "q"
-
-
-@exercise(
-    "08.4",
-    {
-        "en": "x = torch.tensor(2.0, requires_grad=True); y = x * x + torch.sin(x) * x. Four "
-        "shares of the gradient come back to x, one along each edge. Predict: during "
-        "y.backward(), how many times does the engine run x's AccumulateGrad node?",
-        "zh": "x = torch.tensor(2.0, requires_grad=True)；y = x * x + torch.sin(x) * x。"
-        "梯度沿四条边各传回一份给 x。先预测：在 y.backward() 的过程中，引擎会运行 x 的 "
-        "AccumulateGrad 节点几次？",
-    },
-    hint={
-        "en": "A node runs when its dependency count reaches zero, that is when the last of the "
-        "gradients it waits for has arrived. How many times can a count reach zero?",
-        "zh": "一个节点在依赖计数减到零时运行，也就是它等待的最后一个梯度到达的时候。"
-        "一个计数能减到零几次？",
-    },
-    why={
-        "en": "Once. The engine counts four edges into x's AccumulateGrad, adds up the shares as "
-        "they arrive, and runs the node when the fourth is in: one row of the trace, with the "
-        "sum 4.077.",
-        "zh": "一次。引擎数出通向 x 的 AccumulateGrad 的边有四条，每到一份就累加起来，"
-        "第四份到齐时才运行这个节点：追踪记录里只有一行，收到的是总和 4.077。",
-    },
-    right_answers=(1, 1.0, "1", "一", "一次", "1次", "1。"),
-    wrong_answers=(4, 2, 0, 3, "4", "四次"),
-)
-def _accumulate_runs_once(answer: Any) -> bool:
-    return as_number(answer) == 1
-
-
-@exercise(
-    "08.5",
-    {
-        "en": "In the cell that traces y again, change y to x * x * x + torch.sin(x) * x and "
-        "run it. How many gradients does x's AccumulateGrad wait for now?",
-        "zh": "在重新追踪 y 的那个单元格里，把 y 改成 x * x * x + torch.sin(x) * x，"
-        "再运行。现在 x 的 AccumulateGrad 要等待多少个梯度？",
-    },
-    hint={
-        "en": "Run the changed cell and read the count it prints. To check it by hand: "
-        "x * x * x is (x * x) * x, two multiplications; count every place where x itself "
-        "is an input, in both terms.",
-        "zh": "运行改过的单元格，读它打印出的个数。也可以手算验证：x * x * x 就是 (x * x) * x，"
-        "是两次乘法；数一数 x 本身在两项中一共作为输入出现了几次。",
-    },
-    why={
-        "en": "x is an input five times: twice in x * x, once more in (x * x) * x, and twice in "
-        "sin(x) * x (as the input of sin and as a factor). Five edges, so a count of 5; the node "
-        "still runs once, last, on the sum 3x² + sin x + x cos x = 12.08.",
-        "zh": "x 作为输入出现了五次：x * x 中两次，(x * x) * x 中又一次，sin(x) * x 中两次"
-        "（作为 sin 的输入和作为因子）。五条边，所以计数是 5；这个节点仍然只运行一次，"
-        "在最后运行，收到的是总和 3x² + sin(x) + x·cos(x) = 12.08。",
-    },
-    right_answers=(5, 5.0, "5", "五", "5个", "五个。"),
-    wrong_answers=(4, 3, 6, 1, "4", "四"),
-)
-def _edges_into_x_after_the_change(answer: Any) -> bool:
-    return as_number(answer) == 5

@@ -539,7 +539,7 @@ class CubeSavingSquare(Function):
         return 3 * square * grad_output
 
 
-def test_09_5_gradgradcheck_with_v_one_measures_six_x():
+def test_09_1_gradgradcheck_with_v_one_measures_six_x():
     generator = torch.Generator().manual_seed(0)  # notebook 09's generator, first used here
     x = torch.randn(3, dtype=torch.float64, generator=generator, requires_grad=True)
     ones = torch.ones(3, dtype=torch.float64, requires_grad=True)
@@ -551,7 +551,7 @@ def test_09_5_gradgradcheck_with_v_one_measures_six_x():
         message = "gradgradcheck passed"
     first = re.search(r"numerical:tensor\(\[\[\s*(-?\d+\.\d+)", message)
     assert first, f"no numerical Jacobian in: {message}"
-    accepted("09.5", float(first.group(1)))
+    accepted("09.1", float(first.group(1)))
 
 
 def nodes_behind(tensor):
@@ -565,11 +565,11 @@ def nodes_behind(tensor):
     return len(seen)
 
 
-def test_09_6_retain_graph_keeps_every_step_behind_the_loss():
+def test_09_2_retain_graph_keeps_every_step_behind_the_loss():
     w = torch.tensor(0.5, requires_grad=True)
     h = torch.tensor(0.0)
     for _ in range(1, 21):  # changed from range(1, 6)
         h = torch.tanh(w * h + 1.0)
         loss = (h - 1) ** 2
         loss.backward(retain_graph=True)
-    accepted("09.6", nodes_behind(loss))
+    accepted("09.2", nodes_behind(loss))

@@ -12,6 +12,71 @@ from helpers.exercises import as_choice, as_number, exercise
 @exercise(
     "09.1",
     {
+        "en": "x = [1.5410, -0.2934, -2.1788] (float64). CubeSavingSquare computes x³ and its "
+        "backward returns 3 * square * grad_output. Predict: with grad_outputs v = 1, "
+        "gradgradcheck(CubeSavingSquare.apply, (x,), grad_outputs=(ones,)) reports the numerical "
+        "second derivative. What is the first number on its diagonal?",
+        "zh": "x = [1.5410, -0.2934, -2.1788]（float64）。CubeSavingSquare 计算 x³，它的 backward "
+        "返回 3 * square * grad_output。先预测：取 grad_outputs v = 1，"
+        "gradgradcheck(CubeSavingSquare.apply, (x,), grad_outputs=(ones,)) 报告用有限差分测得的"
+        "二阶导数。它对角线上的第一个数是多少？",
+    },
+    hint={
+        "en": "gradgradcheck differentiates what backward returns, 3x² · v, with respect to x. "
+        "With v = 1 that is the plain second derivative of x³: write it down, then put in the "
+        "first entry of x.",
+        "zh": "gradgradcheck 求导的对象是 backward 的返回值 3x² · v，对 x 求导。v = 1 时，"
+        "这就是 x³ 普通的二阶导数：先写出它，再代入 x 的第一个元素。",
+    },
+    why={
+        "en": "d(3x² · v)/dx = 6x · v; with v = 1 it is 6x, and 6 · 1.5410 = 9.246. With "
+        "gradgradcheck's own random v (between -1 and 1), the same place holds 9.246 · v, which "
+        "is why the first printout showed other numbers.",
+        "zh": "d(3x² · v)/dx = 6x · v；v = 1 时就是 6x，6 × 1.5410 = 9.246。用 gradgradcheck "
+        "自己随机取的 v（在 -1 和 1 之间）时，同一个位置上是 9.246 · v，所以第一次打印出的是"
+        "别的数。",
+    },
+    right_answers=(9.246, 9.25, "9.246", "9.25", torch.tensor(9.2460), "9.2。"),
+    wrong_answers=(1.5410, 4.623, 7.124, -5.9432, 0, "6x", "18"),
+)
+def _second_derivative_with_v_one(answer: Any) -> bool:
+    return abs(as_number(answer) - 6 * 1.5410) < 0.05
+
+
+@exercise(
+    "09.2",
+    {
+        "en": "In the loop h = torch.tanh(w * h + 1.0); loss = (h - 1) ** 2; "
+        "loss.backward(retain_graph=True), with range(1, 6) changed to range(1, 21): how many "
+        "nodes are behind the loss at step 20?",
+        "zh": "在循环 h = torch.tanh(w * h + 1.0)；loss = (h - 1) ** 2；"
+        "loss.backward(retain_graph=True) 中，把 range(1, 6) 改成 range(1, 21)：第 20 步时，"
+        "损失背后有多少个节点？",
+    },
+    hint={
+        "en": "Run the changed cell and read its last line. To check it by hand: step 1 has 6 "
+        "nodes, and every step adds its own mul, add and tanh, since h keeps the whole history.",
+        "zh": "运行改过的单元格，读最后一行。也可以手算验证：第 1 步有 6 个节点，之后每一步都加上"
+        "它自己的乘法、加法和 tanh 三个节点，因为 h 带着全部历史。",
+    },
+    why={
+        "en": "6 nodes at step 1 (mul, add, tanh, sub, pow and w's AccumulateGrad), 3 more per "
+        "step: 6 + 3 · 19 = 63. The graph grows with every step, and so do memory and the time "
+        "of each backward. With h.detach() it stays at 6 at every step.",
+        "zh": "第 1 步有 6 个节点（乘法、加法、tanh、减法、幂和 w 的 AccumulateGrad），"
+        "之后每步多 3 个：6 + 3 × 19 = 63。计算图每一步都在变大，"
+        "内存和每次反向传播的时间也随之增长。用 h.detach() 时，每一步都保持 6 个。",
+    },
+    right_answers=(63, 63.0, "63", "六十三", "63个", torch.tensor(63)),
+    wrong_answers=(6, 60, 66, 20, 18, "6", "六"),
+)
+def _graph_kept_by_retain_graph(answer: Any) -> bool:
+    return as_number(answer) == 63
+
+
+@exercise(
+    "09.3",
+    {
         "en": "x = torch.tensor(3.0, requires_grad=True); y = x * x; "
         "y.register_hook(lambda grad: grad * 10); y.backward(). What is x.grad?",
         "zh": "x = torch.tensor(3.0, requires_grad=True)；y = x * x；"
@@ -40,7 +105,7 @@ def _hook_on_the_output(answer: Any) -> bool:
 
 
 @exercise(
-    "09.2",
+    "09.4",
     {
         "en": "x = torch.tensor(2.0, requires_grad=True); y = x**4; "
         "(g,) = torch.autograd.grad(y, x, create_graph=True); (h,) = torch.autograd.grad(g, x). "
@@ -67,7 +132,7 @@ def _second_derivative(answer: Any) -> bool:
 
 
 @exercise(
-    "09.3",
+    "09.5",
     {
         "en": "x = torch.tensor([1.0, 2.0], requires_grad=True); y = x.sigmoid(). Which next "
         "line makes a following y.sum().backward() fail with the in-place error? 'a': "
@@ -101,7 +166,7 @@ def _augmented_assignment_is_in_place(answer: Any) -> bool:
 
 
 @exercise(
-    "09.4",
+    "09.6",
     {
         "en": "t = torch.zeros(3); t.add_(1); t[0] = 5; t.mul_(2). What is t._version now?",
         "zh": "t = torch.zeros(3)；t.add_(1)；t[0] = 5；t.mul_(2)。现在 t._version 是多少？",
@@ -125,68 +190,3 @@ def _augmented_assignment_is_in_place(answer: Any) -> bool:
 )
 def _version_counter(answer: Any) -> bool:
     return as_number(answer) == 3
-
-
-@exercise(
-    "09.5",
-    {
-        "en": "x = [1.5410, -0.2934, -2.1788] (float64). CubeSavingSquare computes x³ and its "
-        "backward returns 3 * square * grad_output. Predict: with grad_outputs v = 1, "
-        "gradgradcheck(CubeSavingSquare.apply, (x,), grad_outputs=(ones,)) reports the numerical "
-        "second derivative. What is the first number on its diagonal?",
-        "zh": "x = [1.5410, -0.2934, -2.1788]（float64）。CubeSavingSquare 计算 x³，它的 backward "
-        "返回 3 * square * grad_output。先预测：取 grad_outputs v = 1，"
-        "gradgradcheck(CubeSavingSquare.apply, (x,), grad_outputs=(ones,)) 报告用有限差分测得的"
-        "二阶导数。它对角线上的第一个数是多少？",
-    },
-    hint={
-        "en": "gradgradcheck differentiates what backward returns, 3x² · v, with respect to x. "
-        "With v = 1 that is the plain second derivative of x³: write it down, then put in the "
-        "first entry of x.",
-        "zh": "gradgradcheck 求导的对象是 backward 的返回值 3x² · v，对 x 求导。v = 1 时，"
-        "这就是 x³ 普通的二阶导数：先写出它，再代入 x 的第一个元素。",
-    },
-    why={
-        "en": "d(3x² · v)/dx = 6x · v; with v = 1 it is 6x, and 6 · 1.5410 = 9.246. With "
-        "gradgradcheck's own random v (between -1 and 1), the same place holds 9.246 · v, which "
-        "is why the first printout showed other numbers.",
-        "zh": "d(3x² · v)/dx = 6x · v；v = 1 时就是 6x，6 × 1.5410 = 9.246。用 gradgradcheck "
-        "自己随机取的 v（在 -1 和 1 之间）时，同一个位置上是 9.246 · v，所以第一次打印出的是"
-        "别的数。",
-    },
-    right_answers=(9.246, 9.25, "9.246", "9.25", torch.tensor(9.2460), "9.2。"),
-    wrong_answers=(1.5410, 4.623, 7.124, -5.9432, 0, "6x", "18"),
-)
-def _second_derivative_with_v_one(answer: Any) -> bool:
-    return abs(as_number(answer) - 6 * 1.5410) < 0.05
-
-
-@exercise(
-    "09.6",
-    {
-        "en": "In the loop h = torch.tanh(w * h + 1.0); loss = (h - 1) ** 2; "
-        "loss.backward(retain_graph=True), with range(1, 6) changed to range(1, 21): how many "
-        "nodes are behind the loss at step 20?",
-        "zh": "在循环 h = torch.tanh(w * h + 1.0)；loss = (h - 1) ** 2；"
-        "loss.backward(retain_graph=True) 中，把 range(1, 6) 改成 range(1, 21)：第 20 步时，"
-        "损失背后有多少个节点？",
-    },
-    hint={
-        "en": "Run the changed cell and read its last line. To check it by hand: step 1 has 6 "
-        "nodes, and every step adds its own mul, add and tanh, since h keeps the whole history.",
-        "zh": "运行改过的单元格，读最后一行。也可以手算验证：第 1 步有 6 个节点，之后每一步都加上"
-        "它自己的乘法、加法和 tanh 三个节点，因为 h 带着全部历史。",
-    },
-    why={
-        "en": "6 nodes at step 1 (mul, add, tanh, sub, pow and w's AccumulateGrad), 3 more per "
-        "step: 6 + 3 · 19 = 63. The graph grows with every step, and so do memory and the time "
-        "of each backward. With h.detach() it stays at 6 at every step.",
-        "zh": "第 1 步有 6 个节点（乘法、加法、tanh、减法、幂和 w 的 AccumulateGrad），"
-        "之后每步多 3 个：6 + 3 × 19 = 63。计算图每一步都在变大，"
-        "内存和每次反向传播的时间也随之增长。用 h.detach() 时，每一步都保持 6 个。",
-    },
-    right_answers=(63, 63.0, "63", "六十三", "63个", torch.tensor(63)),
-    wrong_answers=(6, 60, 66, 20, 18, "6", "六"),
-)
-def _graph_kept_by_retain_graph(answer: Any) -> bool:
-    return as_number(answer) == 63

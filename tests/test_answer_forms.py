@@ -290,12 +290,12 @@ FORMS = [
     ("10.3", "答案：a", RIGHT, None),
     ("10.3", "选b", WRONG, None),
     ("10.3", "exactly 0", UNREADABLE, "choice"),
-    ("10.4", "选a", RIGHT, None),
-    ("10.4", "选项 a", RIGHT, None),
-    ("10.4", "答案：a", RIGHT, None),
-    ("10.5", "选a", RIGHT, None),
-    ("10.5", "选项 A", RIGHT, None),
-    ("10.5", "答案：ａ", RIGHT, None),
+    ("10.6", "选a", RIGHT, None),
+    ("10.6", "选项 a", RIGHT, None),
+    ("10.6", "答案：a", RIGHT, None),
+    ("10.7", "选a", RIGHT, None),
+    ("10.7", "选项 A", RIGHT, None),
+    ("10.7", "答案：ａ", RIGHT, None),
     ("11.1", "选a", RIGHT, None),
     ("11.1", "选项 a", RIGHT, None),
     ("11.1", "答案：a", RIGHT, None),
@@ -327,19 +327,19 @@ FORMS = [
     ("02.1", "真，假", RIGHT, None),
     ("02.1", "yes, no", RIGHT, None),
     ("04.4", "是、否", RIGHT, None),
-    ("10.6", "否，否", RIGHT, None),
-    ("10.6", "不，不", RIGHT, None),
-    ("10.6", "错，错", RIGHT, None),
-    ("10.6", "(0,0)", RIGHT, None),
-    ("10.6", "（0，0）", RIGHT, None),
-    ("10.6", (0, 0), RIGHT, None),
-    ("10.6", "都是 False", RIGHT, None),
-    ("10.6", "答案是 否，否", RIGHT, None),
-    ("10.6", "是，否", WRONG, None),
-    ("10.6", "(1, 0)", WRONG, None),
-    ("10.6", "否", UNREADABLE, "bools"),
-    ("10.6", "否，否，否", UNREADABLE, "bools"),
-    ("10.6", "(0.0, 0.0)", UNREADABLE, "bools"),
+    ("10.8", "否，否", RIGHT, None),
+    ("10.8", "不，不", RIGHT, None),
+    ("10.8", "错，错", RIGHT, None),
+    ("10.8", "(0,0)", RIGHT, None),
+    ("10.8", "（0，0）", RIGHT, None),
+    ("10.8", (0, 0), RIGHT, None),
+    ("10.8", "都是 False", RIGHT, None),
+    ("10.8", "答案是 否，否", RIGHT, None),
+    ("10.8", "是，否", WRONG, None),
+    ("10.8", "(1, 0)", WRONG, None),
+    ("10.8", "否", UNREADABLE, "bools"),
+    ("10.8", "否，否，否", UNREADABLE, "bools"),
+    ("10.8", "(0.0, 0.0)", UNREADABLE, "bools"),
     ("11.2", "是，是", RIGHT, None),
     ("11.2", "对，对", RIGHT, None),
     ("11.2", "都是 True", RIGHT, None),
@@ -355,33 +355,33 @@ FORMS = [
     ("11.6", "是", UNREADABLE, "number"),
     ("05.3", "是", UNREADABLE, "choice"),
     ("06.3", "是", UNREADABLE, "numbers"),
-    ("10.1", "是", UNREADABLE, "name"),
+    ("10.2", "是", UNREADABLE, "name"),
     # 14. A name with words around it that say what it names, its parts joined any way.
-    ("10.1", "h 的梯度", RIGHT, None),
-    ("10.1", "h的梯度", RIGHT, None),
-    ("10.1", "张量 h", RIGHT, None),
-    ("10.1", "答案是h", RIGHT, None),
-    ("10.1", "（h）", RIGHT, None),
-    ("10.1", "the gradient of h", RIGHT, None),
-    ("10.1", "h's gradient", RIGHT, None),
-    ("10.1", "h.grad", RIGHT, None),
-    ("10.1", "H 的梯度", RIGHT, None),
-    ("10.1", "w1 的梯度", WRONG, None),
-    ("10.1", "张量 w1", WRONG, None),
-    ("10.1", "h_relu 的梯度", WRONG, None),
-    ("10.1", "x", WRONG, None),
-    ("10.1", "h, w1", UNREADABLE, "name"),
-    ("10.1", "h 和 w1", UNREADABLE, "name"),
-    ("10.1", "h w1", UNREADABLE, "name"),
-    ("10.1", "h 的梯度是错的", UNREADABLE, "name"),
-    ("10.1", "梯度", UNREADABLE, "name"),
-    ("10.1", 1, UNREADABLE, "name"),
-    ("10.2", "h_relu 的梯度", RIGHT, None),
-    ("10.2", "张量 h_relu", RIGHT, None),
-    ("10.2", "（h_relu）", RIGHT, None),
-    ("10.2", "答案是 grad_h_relu", RIGHT, None),
-    ("10.2", "h 的梯度", WRONG, None),
-    ("10.2", "h_relu 和 h", UNREADABLE, "name"),
+    ("10.2", "h 的梯度", RIGHT, None),
+    ("10.2", "h的梯度", RIGHT, None),
+    ("10.2", "张量 h", RIGHT, None),
+    ("10.2", "答案是h", RIGHT, None),
+    ("10.2", "（h）", RIGHT, None),
+    ("10.2", "the gradient of h", RIGHT, None),
+    ("10.2", "h's gradient", RIGHT, None),
+    ("10.2", "h.grad", RIGHT, None),
+    ("10.2", "H 的梯度", RIGHT, None),
+    ("10.2", "w1 的梯度", WRONG, None),
+    ("10.2", "张量 w1", WRONG, None),
+    ("10.2", "h_relu 的梯度", WRONG, None),
+    ("10.2", "x", WRONG, None),
+    ("10.2", "h, w1", UNREADABLE, "name"),
+    ("10.2", "h 和 w1", UNREADABLE, "name"),
+    ("10.2", "h w1", UNREADABLE, "name"),
+    ("10.2", "h 的梯度是错的", UNREADABLE, "name"),
+    ("10.2", "梯度", UNREADABLE, "name"),
+    ("10.2", 1, UNREADABLE, "name"),
+    ("10.1", "h_relu 的梯度", RIGHT, None),
+    ("10.1", "张量 h_relu", RIGHT, None),
+    ("10.1", "（h_relu）", RIGHT, None),
+    ("10.1", "答案是 grad_h_relu", RIGHT, None),
+    ("10.1", "h 的梯度", WRONG, None),
+    ("10.1", "h_relu 和 h", UNREADABLE, "name"),
     ("11.3", "head层", RIGHT, None),
     ("11.3", "head 模块", RIGHT, None),
     ("11.3", "head 层", RIGHT, None),
@@ -422,31 +422,31 @@ FORMS = [
     ("11.5", "value_bias", WRONG, None),
     ("11.5", "key 和 bias", UNREADABLE, "name"),
     # 15. The text of an option that is code, however spaced, is its letter.
-    ("10.4", "x.t().mm(grad_h)", RIGHT, None),
-    ("10.4", "x.t() .mm( grad_h )", RIGHT, None),
-    ("10.4", "`x.t().mm(grad_h)`", RIGHT, None),
-    ("10.4", "grad_h.t().mm(x)", WRONG, None),
-    ("10.4", "grad_h.mm(w1.t())", WRONG, None),
-    ("10.4", "x.T.mm(grad_h)", UNREADABLE, "choice"),
-    ("10.5", "grad_y_pred.sum(0)", RIGHT, None),
-    ("10.5", "grad_y_pred.sum(1)", WRONG, None),
-    ("10.5", "grad_y_pred.mean(0)", WRONG, None),
-    ("10.5", "grad_y_pred[0]", WRONG, None),
-    ("10.5", "grad_y_pred.sum(dim=0)", UNREADABLE, "choice"),
-    ("10.7", "选项 c", RIGHT, None),
-    ("10.7", "答案是 c", RIGHT, None),
-    ("10.7", "the answer is C", RIGHT, None),
-    ("10.7", "选a", WRONG, None),
-    ("10.7", "d。", WRONG, None),
-    ("10.7", "640", UNREADABLE, "choice"),
-    ("10.7", "乘以 640", UNREADABLE, "choice"),
-    ("10.8", "选b", RIGHT, None),
-    ("10.8", "答案：Ｂ", RIGHT, None),
-    ("10.8", "（b）", RIGHT, None),
-    ("10.8", "选项 a", WRONG, None),
-    ("10.8", "d", WRONG, None),
-    ("10.8", "0", UNREADABLE, "choice"),
-    ("10.8", "每行之和为 0", UNREADABLE, "choice"),
+    ("10.6", "x.t().mm(grad_h)", RIGHT, None),
+    ("10.6", "x.t() .mm( grad_h )", RIGHT, None),
+    ("10.6", "`x.t().mm(grad_h)`", RIGHT, None),
+    ("10.6", "grad_h.t().mm(x)", WRONG, None),
+    ("10.6", "grad_h.mm(w1.t())", WRONG, None),
+    ("10.6", "x.T.mm(grad_h)", UNREADABLE, "choice"),
+    ("10.7", "grad_y_pred.sum(0)", RIGHT, None),
+    ("10.7", "grad_y_pred.sum(1)", WRONG, None),
+    ("10.7", "grad_y_pred.mean(0)", WRONG, None),
+    ("10.7", "grad_y_pred[0]", WRONG, None),
+    ("10.7", "grad_y_pred.sum(dim=0)", UNREADABLE, "choice"),
+    ("10.4", "选项 c", RIGHT, None),
+    ("10.4", "答案是 c", RIGHT, None),
+    ("10.4", "the answer is C", RIGHT, None),
+    ("10.4", "选a", WRONG, None),
+    ("10.4", "d。", WRONG, None),
+    ("10.4", "640", UNREADABLE, "choice"),
+    ("10.4", "乘以 640", UNREADABLE, "choice"),
+    ("10.5", "选b", RIGHT, None),
+    ("10.5", "答案：Ｂ", RIGHT, None),
+    ("10.5", "（b）", RIGHT, None),
+    ("10.5", "选项 a", WRONG, None),
+    ("10.5", "d", WRONG, None),
+    ("10.5", "0", UNREADABLE, "choice"),
+    ("10.5", "每行之和为 0", UNREADABLE, "choice"),
     ("09.5", "y *= 2", RIGHT, None),
     ("09.5", "y*=2", RIGHT, None),
     ("09.5", "y = y * 2", WRONG, None),
@@ -546,8 +546,8 @@ FORMS = [
     ("09.1", "9.246", RIGHT, None),
     ("09.1", "6x", UNREADABLE, "number"),
     ("09.2", "六", WRONG, None),
-    ("10.2", "w1", WRONG, None),
-    ("10.6", "(False, False)", RIGHT, None),
+    ("10.1", "w1", WRONG, None),
+    ("10.8", "(False, False)", RIGHT, None),
     ("11.3", "blocks.0", WRONG, None),
     ("11.5", "query.bias", WRONG, None),
     ("11.5", 0, UNREADABLE, "name"),
@@ -652,8 +652,8 @@ def test_an_answer_form_gets_the_verdict_its_idea_deserves(
 
 def test_an_answer_that_cannot_be_read_shows_how_this_question_writes_one():
     assert '"a", "b", "c"' in check("10.3", "exactly 0").message
-    assert '"a", "b", "c", "d"' in check("10.5", "grad_y_pred.sum(dim=0)").message
-    assert '"w2"' in check("10.1", "h, w1").message
+    assert '"a", "b", "c", "d"' in check("10.7", "grad_y_pred.sum(dim=0)").message
+    assert '"w2"' in check("10.2", "h, w1").message
     assert '"blocks.2.mlp"' in check("11.3", "head 和 norm").message
     assert '"query.weight"' in check("11.5", "key 和 bias").message
     with speaking("zh"):
@@ -663,7 +663,7 @@ def test_an_answer_that_cannot_be_read_shows_how_this_question_writes_one():
 
 
 def test_the_example_a_note_shows_is_never_the_right_answer():
-    for exercise_id, note_example in (("10.1", "w2"), ("10.2", "w2"), ("11.3", "blocks.2.mlp")):
+    for exercise_id, note_example in (("10.2", "w2"), ("10.1", "w2"), ("11.3", "blocks.2.mlp")):
         assert not check(exercise_id, note_example).correct
     for exercise_id, note_example in (("11.4", "blocks.5"), ("11.5", "query.weight")):
         assert not check(exercise_id, note_example).correct
@@ -680,8 +680,8 @@ def _forms_of(exercise_id):
 
 def test_no_exercise_names_a_form_that_another_with_the_same_answer_takes_as_wrong():
     # The rules are the same for every exercise: where two exercises have the same right answer
-    # (10.3, 10.4, 10.5 and 11.1 all "a"), a form one takes as right, the other may fail to read
-    # (the text of 10.4's option is no option of 10.3) but never takes as a wrong value; and a
+    # (10.3, 10.6, 10.7 and 11.1 all "a"), a form one takes as right, the other may fail to read
+    # (the text of 10.6's option is no option of 10.3) but never takes as a wrong value; and a
     # form one reads as wrong, the other never takes as right.
     known = exercises()
     pairs = [
@@ -689,7 +689,7 @@ def test_no_exercise_names_a_form_that_another_with_the_same_answer_takes_as_wro
         for one, other in itertools.permutations(sorted(known), 2)
         if check(other, known[one].right_answers[0]).correct
     ]
-    assert ("10.3", "10.4") in pairs and ("01.1", "02.1") in pairs  # the check finds pairs
+    assert ("10.3", "10.6") in pairs and ("01.1", "02.1") in pairs  # the check finds pairs
     for one, other in pairs:
         for form, verdict in _forms_of(one):
             seen = check(other, form)

@@ -17,6 +17,55 @@ _COMPARED = Names(("y_pred", "w2", "h_relu", "h", "w1"), example="w2")
 @exercise(
     "10.1",
     {
+        "en": "In the cell of section 2.3, change grad_h = grad_h_relu.clone() to "
+        "grad_h = grad_h_relu (no copy) and run it. Which tensor does its compare mark wrong (the "
+        "name in the table's first column)?",
+        "zh": "在第 2.3 节的单元格里，把 grad_h = grad_h_relu.clone() 改成 "
+        "grad_h = grad_h_relu（不复制），然后运行。它的 compare 把哪个张量标为错误"
+        "（看表格的第一栏）？",
+    },
+    hint={
+        "en": "Without clone(), how many tensors are there after that line, and how many names "
+        "do they have? The next line writes zeros through one of the names. compare reads every "
+        "gradient as it is when compare runs.",
+        "zh": "没有 clone()，那一行之后有几个张量？它们各有几个名字？下一行通过其中一个名字写入"
+        "零。compare 读到的，是它运行那一刻每个梯度的样子。",
+    },
+    why={
+        "en": "Without a copy, grad_h and grad_h_relu name one tensor, and grad_h[h < 0] = 0 "
+        "writes its zeros into both. grad_h is now right, but grad_h_relu has zeros where h < 0, "
+        "where the gradient of h_relu is not zero (h_relu is 0 there, and still feeds y_pred). "
+        "So compare marks h_relu wrong, although its line was right: an in-place change made it "
+        "wrong afterwards. That is why the mask is written into a copy, as MyReLU.backward did in "
+        "notebook 06. To undo the change, put clone() back and run section 2.2's cell again: "
+        "grad_h_relu itself was overwritten.",
+        "zh": "不复制的话，grad_h 和 grad_h_relu 是同一个张量的两个名字，"
+        "grad_h[h < 0] = 0 写入的零两边都看得到。grad_h 这下对了，grad_h_relu 却在 h < 0 "
+        "的位置上变成了零，而 h_relu 在那些位置的梯度并不是零（h_relu 在那里等于 0，但仍然参与"
+        "计算 y_pred）。所以 compare 把 h_relu 标为错误，尽管它那一行本来是对的：是后来的原地"
+        "修改把它改错了。这就是掩码要写进副本的原因，笔记本 06 的 MyReLU.backward 也是这样做的。"
+        "改回来时，除了补上 clone()，还要重新运行第 2.2 节的单元格：grad_h_relu 本身已经被"
+        "改写了。",
+    },
+    right_answers=(
+        "h_relu",
+        "H_RELU",
+        "grad_h_relu",
+        "“h_relu”",
+        "h_relu。",
+        "'h_relu'",
+        "h_relu 的梯度",
+        "张量 h_relu",
+    ),
+    wrong_answers=("h", "w1", "y_pred", "w2", "grad_h", "h_relu, h", ["h_relu"], None, "h 的梯度"),
+)
+def _alias_without_clone(answer: Any) -> bool:
+    return as_name(answer, _COMPARED) == "h_relu"
+
+
+@exercise(
+    "10.2",
+    {
         "en": "Predict before you run it: the backward pass of section 3 forgets the ReLU's mask "
         "(grad_h = grad_h_relu.clone(), and nothing more), then computes grad_w1 from it. compare "
         "checks the gradients of y_pred, w2, h_relu, h and w1. Which tensor does it tell you to "
@@ -63,55 +112,6 @@ _COMPARED = Names(("y_pred", "w2", "h_relu", "h", "w1"), example="w2")
 def _first_wrong_without_the_mask(answer: Any) -> bool:
     # The learner may name the tensor (as compare does) or the variable of its gradient.
     return as_name(answer, _COMPARED) == "h"
-
-
-@exercise(
-    "10.2",
-    {
-        "en": "In the cell of section 2.3, change grad_h = grad_h_relu.clone() to "
-        "grad_h = grad_h_relu (no copy) and run it. Which tensor does its compare mark wrong (the "
-        "name in the table's first column)?",
-        "zh": "在第 2.3 节的单元格里，把 grad_h = grad_h_relu.clone() 改成 "
-        "grad_h = grad_h_relu（不复制），然后运行。它的 compare 把哪个张量标为错误"
-        "（看表格的第一栏）？",
-    },
-    hint={
-        "en": "Without clone(), how many tensors are there after that line, and how many names "
-        "do they have? The next line writes zeros through one of the names. compare reads every "
-        "gradient as it is when compare runs.",
-        "zh": "没有 clone()，那一行之后有几个张量？它们各有几个名字？下一行通过其中一个名字写入"
-        "零。compare 读到的，是它运行那一刻每个梯度的样子。",
-    },
-    why={
-        "en": "Without a copy, grad_h and grad_h_relu name one tensor, and grad_h[h < 0] = 0 "
-        "writes its zeros into both. grad_h is now right, but grad_h_relu has zeros where h < 0, "
-        "where the gradient of h_relu is not zero (h_relu is 0 there, and still feeds y_pred). "
-        "So compare marks h_relu wrong, although its line was right: an in-place change made it "
-        "wrong afterwards. That is why the mask is written into a copy, as MyReLU.backward did in "
-        "notebook 06. To undo the change, put clone() back and run section 2.2's cell again: "
-        "grad_h_relu itself was overwritten.",
-        "zh": "不复制的话，grad_h 和 grad_h_relu 是同一个张量的两个名字，"
-        "grad_h[h < 0] = 0 写入的零两边都看得到。grad_h 这下对了，grad_h_relu 却在 h < 0 "
-        "的位置上变成了零，而 h_relu 在那些位置的梯度并不是零（h_relu 在那里等于 0，但仍然参与"
-        "计算 y_pred）。所以 compare 把 h_relu 标为错误，尽管它那一行本来是对的：是后来的原地"
-        "修改把它改错了。这就是掩码要写进副本的原因，笔记本 06 的 MyReLU.backward 也是这样做的。"
-        "改回来时，除了补上 clone()，还要重新运行第 2.2 节的单元格：grad_h_relu 本身已经被"
-        "改写了。",
-    },
-    right_answers=(
-        "h_relu",
-        "H_RELU",
-        "grad_h_relu",
-        "“h_relu”",
-        "h_relu。",
-        "'h_relu'",
-        "h_relu 的梯度",
-        "张量 h_relu",
-    ),
-    wrong_answers=("h", "w1", "y_pred", "w2", "grad_h", "h_relu, h", ["h_relu"], None, "h 的梯度"),
-)
-def _alias_without_clone(answer: Any) -> bool:
-    return as_name(answer, _COMPARED) == "h_relu"
 
 
 @exercise(
@@ -162,6 +162,86 @@ def _losses_equal_to_the_last_bit(answer: Any) -> bool:
 @exercise(
     "10.4",
     {
+        "en": "Predict before you run it: w2's gradient at make_data()'s start is computed for the "
+        "sum of squares (g_sum) and for nn.MSELoss(), whose default reduction is 'mean' "
+        "(g_mean). By what number must g_mean be multiplied to give g_sum? 'a': 64, the batch "
+        "size; 'b': 10, the outputs of one row; 'c': 640, the number of squares; 'd': 1, since "
+        "a mean changes the loss but not its gradients.",
+        "zh": "先预测，再运行：在 make_data() 的起点上算 w2 的梯度，一次用平方和（g_sum），一次用 "
+        "nn.MSELoss()，它的 reduction 默认是 'mean'（g_mean）。g_mean 要乘以几才等于 g_sum？"
+        "'a'：64，批次的大小；'b'：10，每行的输出个数；'c'：640，平方的个数；'d'：1，因为均值"
+        "只改变损失，不改变梯度。",
+    },
+    hint={
+        "en": "The mean is the sum divided by a constant. What does the chain rule do with a "
+        "constant factor of the loss? And over how many numbers of y_pred does nn.MSELoss "
+        "average, when y_pred is (64, 10)?",
+        "zh": "均值就是和除以一个常数。损失乘上一个常数因子，链式法则会怎样处理它？y_pred 的形状是 "
+        "(64, 10)，nn.MSELoss 是对 y_pred 的多少个数取平均？",
+    },
+    why={
+        "en": "'c'. nn.MSELoss() averages over every number of y_pred, 64 x 10 = 640 of them, "
+        "so its loss is the sum divided by 640, and the chain rule carries the constant 1/640 "
+        "into every gradient: grad_y_pred is 2 * (y_pred - y) / 640, and each gradient computed "
+        "from it, down to w1's, is divided by 640 too. 'a' would be a mean over the rows alone "
+        "(what nn.CrossEntropyLoss takes, section 6.2); 'd' forgets that the gradient of "
+        "loss / 640 is the gradient of the loss divided by 640. So at the same learning rate a "
+        "mean takes steps 640 times shorter.",
+        "zh": "'c'。nn.MSELoss() 对 y_pred 的每个数取平均，一共 64 x 10 = 640 个，所以它的损失是"
+        "和除以 640；链式法则把常数 1/640 带进每个梯度：grad_y_pred 是 "
+        "2 * (y_pred - y) / 640，由它算出的每个梯度，一直到 w1 的梯度，也都除以了 640。'a' "
+        "是只在各行上取平均的结果（nn.CrossEntropyLoss 就是这样，见第 6.2 节）；'d' 忘了 "
+        "loss / 640 的梯度就是 loss 的梯度除以 640。所以学习率相同时，用均值走的每一步短 640 倍。",
+    },
+    right_answers=("c", "C", "“c”", "(c)", "c。", " c ", "选c", "选项 c", "答案：c"),
+    wrong_answers=("a", "b", "d", "cd", ["c"], True, "选a", "选项 d"),
+)
+def _a_mean_divides_by_the_number_of_squares(answer: Any) -> bool:
+    return as_choice(answer, "abcd") == "c"
+
+
+@exercise(
+    "10.5",
+    {
+        "en": "Predict before you run it: for logits z (64 rows of 10 classes) and each row's "
+        "target class, nn.CrossEntropyLoss() (a mean over the rows) has the gradient "
+        "grad_z = (softmax(z) - one_hot(target)) / 64. What does each row of grad_z add up to? "
+        "'a': 1, as the probabilities do; 'b': 0; 'c': -1/64; 'd': it depends on the row's "
+        "logits.",
+        "zh": "先预测，再运行：logits z 有 64 行、10 个类别，每行有一个目标类别；"
+        "nn.CrossEntropyLoss()（在各行上取平均）的梯度是 "
+        "grad_z = (softmax(z) - one_hot(target)) / 64。grad_z 的每一行加起来是多少？"
+        "'a'：1，和概率一样；'b'：0；'c'：-1/64；'d'：取决于这一行的 logits。",
+    },
+    hint={
+        "en": "Add up one row of each part separately: what does a row of softmax(z) add up to, "
+        "and a row of one_hot(target)? Then divide the difference by 64.",
+        "zh": "把两部分的一行分别加起来：softmax(z) 的一行加起来是多少？one_hot(target) 的一行呢？"
+        "再把两者之差除以 64。",
+    },
+    why={
+        "en": "'b'. A row of softmax(z) adds up to 1, and a row of one_hot(target) holds a single "
+        "1, so each row of their difference adds up to 0, whatever the logits, and so does the "
+        "row divided by 64 (autograd's rows add up to about 1e-9: float32's rounding). A step "
+        "against this gradient raises the target's logit and lowers the others by as much in "
+        "all: adding the same number to every logit of a row changes no probability, and the "
+        "gradient has no part in that direction.",
+        "zh": "'b'。softmax(z) 的一行加起来是 1，one_hot(target) 的一行只有一个 1，所以两者之差的"
+        "每一行加起来都是 0，不管 logits 是多少；除以 64 之后还是 0（autograd 算出的每行之和约为 "
+        "1e-9，那是 float32 的舍入）。沿着梯度的反方向走一步，目标类别的 logit 升高多少，其余的 "
+        "logits 合起来就降低多少：给一行的每个 logit 都加上同一个数，概率一个也不变，梯度在这个"
+        "方向上也就没有分量。",
+    },
+    right_answers=("b", "B", "“b”", "(b)", "b。", " b ", "选b", "选项 b", "答案：b"),
+    wrong_answers=("a", "c", "d", "bd", ["b"], False, "选a", "选项 d"),
+)
+def _each_row_of_the_cross_entropy_gradient_adds_up_to_zero(answer: Any) -> bool:
+    return as_choice(answer, "abcd") == "b"
+
+
+@exercise(
+    "10.6",
+    {
         "en": "Which line computes the gradient of the loss with respect to w1? 'a': "
         "x.t().mm(grad_h); 'b': grad_h.t().mm(x); 'c': grad_h.mm(w1.t()).",
         "zh": "哪一行算出的是损失对 w1 的梯度？'a'：x.t().mm(grad_h)；'b'：grad_h.t().mm(x)；"
@@ -193,7 +273,7 @@ def _gradient_of_w1(answer: Any) -> bool:
 
 
 @exercise(
-    "10.5",
+    "10.7",
     {
         "en": "A bias b2 of shape (10,) is added to the second layer: y_pred = h_relu.mm(w2) + "
         "b2, which adds b2 to each of the 64 rows. Which is the gradient of the loss with respect "
@@ -235,7 +315,7 @@ def _gradient_of_a_broadcast_bias(answer: Any) -> bool:
 
 
 @exercise(
-    "10.6",
+    "10.8",
     {
         "en": "You forget model.eval(): section 5's dropout_model, in training mode, runs twice "
         "on the same x, inside torch.no_grad(). Give two True/False values: (the two outputs are "
@@ -287,83 +367,3 @@ def _gradient_of_a_broadcast_bias(answer: Any) -> bool:
 )
 def _no_grad_leaves_dropout_on(answer: Any) -> bool:
     return as_bools(answer, count=2) == (False, False)
-
-
-@exercise(
-    "10.7",
-    {
-        "en": "Predict before you run it: w2's gradient at make_data()'s start is computed for the "
-        "sum of squares (g_sum) and for nn.MSELoss(), whose default reduction is 'mean' "
-        "(g_mean). By what number must g_mean be multiplied to give g_sum? 'a': 64, the batch "
-        "size; 'b': 10, the outputs of one row; 'c': 640, the number of squares; 'd': 1, since "
-        "a mean changes the loss but not its gradients.",
-        "zh": "先预测，再运行：在 make_data() 的起点上算 w2 的梯度，一次用平方和（g_sum），一次用 "
-        "nn.MSELoss()，它的 reduction 默认是 'mean'（g_mean）。g_mean 要乘以几才等于 g_sum？"
-        "'a'：64，批次的大小；'b'：10，每行的输出个数；'c'：640，平方的个数；'d'：1，因为均值"
-        "只改变损失，不改变梯度。",
-    },
-    hint={
-        "en": "The mean is the sum divided by a constant. What does the chain rule do with a "
-        "constant factor of the loss? And over how many numbers of y_pred does nn.MSELoss "
-        "average, when y_pred is (64, 10)?",
-        "zh": "均值就是和除以一个常数。损失乘上一个常数因子，链式法则会怎样处理它？y_pred 的形状是 "
-        "(64, 10)，nn.MSELoss 是对 y_pred 的多少个数取平均？",
-    },
-    why={
-        "en": "'c'. nn.MSELoss() averages over every number of y_pred, 64 x 10 = 640 of them, "
-        "so its loss is the sum divided by 640, and the chain rule carries the constant 1/640 "
-        "into every gradient: grad_y_pred is 2 * (y_pred - y) / 640, and each gradient computed "
-        "from it, down to w1's, is divided by 640 too. 'a' would be a mean over the rows alone "
-        "(what nn.CrossEntropyLoss takes, section 6.2); 'd' forgets that the gradient of "
-        "loss / 640 is the gradient of the loss divided by 640. So at the same learning rate a "
-        "mean takes steps 640 times shorter.",
-        "zh": "'c'。nn.MSELoss() 对 y_pred 的每个数取平均，一共 64 x 10 = 640 个，所以它的损失是"
-        "和除以 640；链式法则把常数 1/640 带进每个梯度：grad_y_pred 是 "
-        "2 * (y_pred - y) / 640，由它算出的每个梯度，一直到 w1 的梯度，也都除以了 640。'a' "
-        "是只在各行上取平均的结果（nn.CrossEntropyLoss 就是这样，见第 6.2 节）；'d' 忘了 "
-        "loss / 640 的梯度就是 loss 的梯度除以 640。所以学习率相同时，用均值走的每一步短 640 倍。",
-    },
-    right_answers=("c", "C", "“c”", "(c)", "c。", " c ", "选c", "选项 c", "答案：c"),
-    wrong_answers=("a", "b", "d", "cd", ["c"], True, "选a", "选项 d"),
-)
-def _a_mean_divides_by_the_number_of_squares(answer: Any) -> bool:
-    return as_choice(answer, "abcd") == "c"
-
-
-@exercise(
-    "10.8",
-    {
-        "en": "Predict before you run it: for logits z (64 rows of 10 classes) and each row's "
-        "target class, nn.CrossEntropyLoss() (a mean over the rows) has the gradient "
-        "grad_z = (softmax(z) - one_hot(target)) / 64. What does each row of grad_z add up to? "
-        "'a': 1, as the probabilities do; 'b': 0; 'c': -1/64; 'd': it depends on the row's "
-        "logits.",
-        "zh": "先预测，再运行：logits z 有 64 行、10 个类别，每行有一个目标类别；"
-        "nn.CrossEntropyLoss()（在各行上取平均）的梯度是 "
-        "grad_z = (softmax(z) - one_hot(target)) / 64。grad_z 的每一行加起来是多少？"
-        "'a'：1，和概率一样；'b'：0；'c'：-1/64；'d'：取决于这一行的 logits。",
-    },
-    hint={
-        "en": "Add up one row of each part separately: what does a row of softmax(z) add up to, "
-        "and a row of one_hot(target)? Then divide the difference by 64.",
-        "zh": "把两部分的一行分别加起来：softmax(z) 的一行加起来是多少？one_hot(target) 的一行呢？"
-        "再把两者之差除以 64。",
-    },
-    why={
-        "en": "'b'. A row of softmax(z) adds up to 1, and a row of one_hot(target) holds a single "
-        "1, so each row of their difference adds up to 0, whatever the logits, and so does the "
-        "row divided by 64 (autograd's rows add up to about 1e-9: float32's rounding). A step "
-        "against this gradient raises the target's logit and lowers the others by as much in "
-        "all: adding the same number to every logit of a row changes no probability, and the "
-        "gradient has no part in that direction.",
-        "zh": "'b'。softmax(z) 的一行加起来是 1，one_hot(target) 的一行只有一个 1，所以两者之差的"
-        "每一行加起来都是 0，不管 logits 是多少；除以 64 之后还是 0（autograd 算出的每行之和约为 "
-        "1e-9，那是 float32 的舍入）。沿着梯度的反方向走一步，目标类别的 logit 升高多少，其余的 "
-        "logits 合起来就降低多少：给一行的每个 logit 都加上同一个数，概率一个也不变，梯度在这个"
-        "方向上也就没有分量。",
-    },
-    right_answers=("b", "B", "“b”", "(b)", "b。", " b ", "选b", "选项 b", "答案：b"),
-    wrong_answers=("a", "c", "d", "bd", ["b"], False, "选a", "选项 d"),
-)
-def _each_row_of_the_cross_entropy_gradient_adds_up_to_zero(answer: Any) -> bool:
-    return as_choice(answer, "abcd") == "b"

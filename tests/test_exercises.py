@@ -1137,3 +1137,44 @@ def test_an_id_that_cannot_be_shown_is_named_by_its_type_in_both_languages(writt
             check(written, 18)
         assert words in str(raised.value)
         assert f"<{type(written).__name__}>" in str(raised.value)
+
+
+# --- the notebooks number their exercises in reading order ------------------------------------
+
+# An exercise as a reader meets it: its label in a markdown cell (**05.1**) or its check cell.
+# A mention in prose ("exercise 04.5 below") may point ahead and is not counted.
+_LABEL = re.compile(r"\*\*(\d\d\.\d+)\*\*")
+_CHECK_CALL = re.compile(r"""\bcheck\(\s*["'](\d\d\.\d+)["']""")
+
+
+def _exercise_ids_in_reading_order(notebook):
+    """The exercise ids a notebook labels or checks, each once, in the order a reader meets them."""
+    ids = []
+    for cell in json.loads(notebook.read_text(encoding="utf-8"))["cells"]:
+        pattern = _LABEL if cell["cell_type"] == "markdown" else _CHECK_CALL
+        for exercise_id in pattern.findall("".join(cell["source"])):
+            if exercise_id not in ids:
+                ids.append(exercise_id)
+    return ids
+
+
+def _lesson_notebooks():
+    for language in CHECK_YOURSELF:
+        for notebook in sorted((NOTEBOOKS / language).glob("[0-9][0-9]_*.ipynb")):
+            yield pytest.param(notebook, id=f"{language}/{notebook.stem}")
+
+
+@pytest.mark.parametrize("notebook", list(_lesson_notebooks()))
+def test_a_notebook_numbers_its_exercises_1_2_3_in_the_order_a_reader_meets_them(notebook):
+    lesson = notebook.name[:2]
+    ids = _exercise_ids_in_reading_order(notebook)
+    assert ids == [f"{lesson}.{number}" for number in range(1, len(ids) + 1)]
+
+
+@pytest.mark.parametrize("language", list(CHECK_YOURSELF))
+def test_every_registered_exercise_is_in_its_lessons_notebook_in_both_editions(language):
+    lessons = sorted({exercise_id.split(".")[0] for exercise_id in ALL})
+    for lesson in lessons:
+        (notebook,) = (NOTEBOOKS / language).glob(f"{lesson}_*.ipynb")
+        registered = {exercise_id for exercise_id in ALL if exercise_id.startswith(f"{lesson}.")}
+        assert set(_exercise_ids_in_reading_order(notebook)) == registered, notebook.name

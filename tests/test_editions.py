@@ -24,12 +24,12 @@ import ast
 import copy
 import difflib
 import io
-import json
 import re
 import tokenize
 from pathlib import Path
 
 import pytest
+from notebook_cells import cells, source_of
 
 NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
 ENGLISH, CHINESE = NOTEBOOKS / "en", NOTEBOOKS / "zh"
@@ -64,15 +64,6 @@ def _names(folder):
 
 def _pairs():
     return sorted(_names(ENGLISH) & _names(CHINESE))
-
-
-def _cells(path):
-    return json.loads(path.read_text(encoding="utf-8"))["cells"]
-
-
-def _source(cell):
-    source = cell["source"]
-    return source if isinstance(source, str) else "".join(source)
 
 
 def _tags(cell):
@@ -311,7 +302,7 @@ def code_cell_differences(english_cells, chinese_cells):
     for number, ((en_index, en_cell), (zh_index, zh_cell)) in enumerate(
         zip(english, chinese, strict=False), start=1
     ):
-        diff = code_differences(_source(en_cell), _source(zh_cell))
+        diff = code_differences(source_of(en_cell), source_of(zh_cell))
         if diff:
             where = f"cell {en_index}" if en_index == zh_index else f"en cell {en_index}"
             where += "" if en_index == zh_index else f", zh cell {zh_index}"
@@ -321,7 +312,7 @@ def code_cell_differences(english_cells, chinese_cells):
 
 def _opening(cell):
     """The first line of a cell, short: enough to find it in the notebook."""
-    first = next((line for line in _source(cell).splitlines() if line.strip()), "(empty)")
+    first = next((line for line in source_of(cell).splitlines() if line.strip()), "(empty)")
     return repr(first[:60] + ("…" if len(first) > 60 else ""))
 
 
@@ -568,13 +559,13 @@ def test_every_chinese_notebook_has_its_english_original():
 
 @pytest.mark.parametrize("name", _pairs())
 def test_the_editions_have_the_same_cells_types_and_tags(name):
-    problems = structure_differences(_cells(ENGLISH / name), _cells(CHINESE / name))
+    problems = structure_differences(cells(ENGLISH / name), cells(CHINESE / name))
     assert not problems, f"{name}: the editions' cells differ\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("name", _pairs())
 def test_the_editions_run_the_same_code(name):
-    problems = code_cell_differences(_cells(ENGLISH / name), _cells(CHINESE / name))
+    problems = code_cell_differences(cells(ENGLISH / name), cells(CHINESE / name))
     assert not problems, (
         f"{name}: the editions' code differs (comments, the set_language line and displayed "
         "strings aside); "
@@ -587,9 +578,9 @@ def test_each_edition_chooses_its_own_language_once(name):
     for folder, language in ((ENGLISH, "en"), (CHINESE, "zh")):
         chosen = [
             match["language"]
-            for cell in _cells(folder / name)
+            for cell in cells(folder / name)
             if cell["cell_type"] == "code"
-            for line in code_lines(_source(cell))
+            for line in code_lines(source_of(cell))
             if (match := LANGUAGE_LINE.search(line))
         ]
         assert chosen == [language], f"{folder.name}/{name} calls set_language with {chosen}"
@@ -599,9 +590,9 @@ def test_each_edition_chooses_its_own_language_once(name):
 def test_chinese_markdown_keeps_each_paragraph_on_one_line(name):
     problems = [
         f"cell {index} ({_opening(cell)}), {problem}"
-        for index, cell in enumerate(_cells(CHINESE / name))
+        for index, cell in enumerate(cells(CHINESE / name))
         if cell["cell_type"] == "markdown"
-        for problem in spaces_from_line_breaks(_source(cell))
+        for problem in spaces_from_line_breaks(source_of(cell))
     ]
     assert not problems, (
         f"zh/{name}: Jupyter shows a line break inside a paragraph as a space, which Chinese "

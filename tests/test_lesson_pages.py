@@ -7,11 +7,11 @@ lesson 01; every other lesson with exercises links to it in one line. A markdown
 most ``MAX_CHARACTERS`` characters of text, an embedded picture's data not counted.
 """
 
-import json
 import re
 from pathlib import Path
 
 import pytest
+from notebook_cells import cells, source_of
 
 NOTEBOOKS = Path(__file__).parent.parent / "notebooks"
 EDITIONS = ("en", "zh")
@@ -52,25 +52,16 @@ ONE_LINE_LINK = {
 }
 
 
-def _cells(path):
-    return json.loads(path.read_text(encoding="utf-8"))["cells"]
-
-
-def _source(cell):
-    source = cell["source"]
-    return source if isinstance(source, str) else "".join(source)
-
-
 def _markdown(path):
     return [
-        (number, _source(cell))
-        for number, cell in enumerate(_cells(path))
+        (number, source_of(cell))
+        for number, cell in enumerate(cells(path))
         if cell["cell_type"] == "markdown"
     ]
 
 
 def _code(path):
-    return "\n".join(_source(cell) for cell in _cells(path) if cell["cell_type"] == "code")
+    return "\n".join(source_of(cell) for cell in cells(path) if cell["cell_type"] == "code")
 
 
 def _name(path):

@@ -6,7 +6,8 @@ the repository, clears the stored outputs and runs all cells from JupyterLab's m
 the kernel is idle, saves the notebook (in the copy) and moves any backward-step slider one step.
 What the page shows is recorded once per notebook (`LivePage`) and checked against the stored one:
 the tests below are parametrized from the stored files, so a new notebook is covered as soon as
-it lands. A full-page screenshot of each notebook is saved in build/screenshots/<edition>/.
+it lands. A full-page screenshot of each notebook is saved in build/screenshots/<edition>/ (a
+long one in several: name.png, name.2.png, ...).
 
 Run them alone with `pytest -m browser`. Without a Chromium they are skipped, except under CI,
 where a missing browser is an error (`apt-get install chromium`, or set $CHROMIUM_PATH).
@@ -49,7 +50,7 @@ NOTEBOOKS = all_notebooks()
 RUN_TIMEOUT_SECONDS = 300
 PAGE_TIMEOUT_MS = 120_000
 VIEWPORT = {"width": 1280, "height": 900}
-# Chromium cannot capture a taller picture in one piece; longer notebooks are cut off there.
+# Chromium cannot capture a taller picture in one piece: a longer notebook takes several.
 MAX_SCREENSHOT_HEIGHT = 30_000
 # Window heights tried until the notebook's measured height holds still.
 SCREENSHOT_TRIES = 10
@@ -332,11 +333,13 @@ def _save(page, path: Path) -> dict:
 
 
 def _screenshot(page, path: Path) -> tuple[Path, bool]:
-    """The whole notebook in one picture: the window is made as tall as the notebook.
+    """The whole notebook in pictures: the window is made as tall as the notebook, up to what
+    Chromium can capture in one piece; a taller notebook goes on in more pictures, scrolled a
+    window at a time (``name.2.png``, ``name.3.png``, ...).
 
     JupyterLab lays out only the cells near the window and guesses the height of the others, so
     the notebook's height is measured again at each new window height until it stops changing.
-    Returns the picture and whether its last cell ends inside it.
+    Returns the first picture and whether the last one shows the notebook's last cell.
     """
     # Run All leaves the notebook scrolled to its last cell; a reader starts at the top.
     page.evaluate(f"() => {{ {SCROLLER}.scrollTop = 0; }}")
@@ -349,7 +352,16 @@ def _screenshot(page, path: Path) -> tuple[Path, bool]:
         page.set_viewport_size({"width": VIEWPORT["width"], "height": height})
         page.wait_for_timeout(1000)  # one layout pass at the new size
     path.parent.mkdir(parents=True, exist_ok=True)
+    for old in path.parent.glob(f"{path.stem}.*.png"):  # a longer notebook's pictures, earlier
+        old.unlink()
     page.screenshot(path=str(path))
+    step = page.evaluate(f"() => {SCROLLER}.clientHeight") - 200  # each shows the last one's end
+    for part in range(2, SCREENSHOT_TRIES + 2):
+        if page.evaluate(LAST_CELL_IN_VIEW):
+            break
+        page.evaluate(f"() => {{ {SCROLLER}.scrollTop += {step}; }}")
+        page.wait_for_timeout(1000)
+        page.screenshot(path=str(path.with_name(f"{path.stem}.{part}.png")))
     return path, page.evaluate(LAST_CELL_IN_VIEW)
 
 

@@ -225,10 +225,17 @@ def test_without_os_geteuid_as_on_windows_the_lab_is_not_root(monkeypatch):
     assert running_as_root() is False
 
 
-def test_readme_documents_the_network_opt_in_and_the_root_warning():
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "make lab LAB_HOST=0.0.0.0" in readme
-    assert re.search(r"as root.{0,200}warn|warn.{0,200}as root", readme, re.S)
+@pytest.mark.parametrize("page", ["README.md", "docs/setup.md"])
+def test_readme_and_setup_page_document_the_network_opt_in_and_the_root_warning(page):
+    text = (ROOT / page).read_text(encoding="utf-8")
+    assert "make lab LAB_HOST=0.0.0.0" in text
+    assert re.search(r"as root.{0,200}warn|warn.{0,200}as root", text, re.S)
+
+
+def test_setup_page_says_an_exported_host_and_an_empty_token_change_nothing():
+    text = " ".join((ROOT / "docs" / "setup.md").read_text(encoding="utf-8").split())
+    assert "an exported `HOST` changes nothing" in text
+    assert "an empty token there is overruled" in text
 
 
 def test_news_and_update_pop_ups_are_off_by_default(lab):

@@ -1,7 +1,8 @@
 """A lesson's page holds what a learner needs, in cells short enough to read at a glance.
 
 What the test runner does with a cell (which outputs it compares, which it skips) is said by the
-cell's nbval tags and by the README, never in the lesson's prose; so are the fonts a plot needs.
+cell's nbval tags and by docs/validation.md, never in the lesson's prose; so are the fonts a plot
+needs (docs/course.md).
 The self-test introduction (how an answer may be written, how to get a hint) is written once, in
 lesson 01; every other lesson with exercises links to it in one line. A markdown cell holds at
 most ``MAX_CHARACTERS`` characters of text, an embedded picture's data not counted.
@@ -96,13 +97,15 @@ def test_no_markdown_cell_is_longer_than_the_limit(path):
 @pytest.mark.parametrize("path", LESSONS, ids=_name)
 def test_no_sentence_says_how_the_notebook_is_tested(path):
     found = _sentences_matching(path, ABOUT_TESTING[path.parent.name])
-    assert not found, f"the cell's nbval tag and the README say this, not the lesson: {found}"
+    assert not found, (
+        f"the cell's nbval tag and docs/validation.md say this, not the lesson: {found}"
+    )
 
 
 @pytest.mark.parametrize("path", LESSONS, ids=_name)
 def test_no_font_note_in_the_lesson(path):
     found = _sentences_matching(path, FONT_NOTE[path.parent.name])
-    assert not found, f"fonts are the README's concern: {found}"
+    assert not found, f"fonts are docs/course.md's concern: {found}"
 
 
 @pytest.mark.parametrize("edition", EDITIONS)

@@ -551,7 +551,7 @@ def test_the_live_plot_labels_its_axes_like_the_static_plot():
 
 
 def test_updates_after_finish_keep_the_loop_going_are_recorded_and_warn_once(clock):
-    """The README promises the plot never stops the training: a second training cell that
+    """docs/architecture.md promises the plot never stops the training: a second training cell that
     still updates a finished plot goes on, its losses kept, and learns why it is not drawn."""
     with LiveLossPlot() as live:
         live.update(0, 1.0)

@@ -1,6 +1,6 @@
 """helpers.torch_version: the oldest torch the helpers support is stated once, held together with
-pyproject.toml, environment.yml and the READMEs, and an older torch is told at import, in both
-languages, with the version needed."""
+pyproject.toml, environment.yml, the READMEs and docs/course.md, and an older torch is told at
+import, in both languages, with the version needed."""
 
 from __future__ import annotations
 
@@ -80,9 +80,9 @@ def test_environment_yml_asks_conda_for_the_oldest_supported_torch_or_newer():
     assert re.search(rf"^\s*- pytorch-cpu>={re.escape(OLDEST)}\s*$", text, re.M)
 
 
-@pytest.mark.parametrize("readme", ["README.md", "README.zh-CN.md"])
-def test_each_readme_states_the_supported_range_and_the_command_that_tests_it(readme):
-    text = (ROOT / readme).read_text(encoding="utf-8")
+@pytest.mark.parametrize("page", ["README.md", "README.zh-CN.md", "docs/course.md"])
+def test_each_readme_states_the_supported_range_and_the_command_that_tests_it(page):
+    text = (ROOT / page).read_text(encoding="utf-8")
     assert f"torch {OLDEST}" in text
     assert "make compat TORCH_VERSION=" in text
 

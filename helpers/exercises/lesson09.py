@@ -1,4 +1,5 @@
-"""Check yourself, notebook 09: hooks, second derivatives, in-place changes, the version counter."""
+"""Check yourself, notebook 09: hooks during a training step, a Hessian-vector product, why a
+gradient is None or zero, and the in-place error."""
 
 from __future__ import annotations
 
@@ -6,76 +7,156 @@ from typing import Any
 
 import torch
 
-from helpers.exercises import as_choice, as_number, exercise
+from helpers.exercises import as_choice, as_number, exercise, means_none, numbers_equal
+
+# The checklist of notebook 09, section 4.1: why a gradient is None or zero.
+_CAUSES = "abcdefg"
 
 
 @exercise(
     "09.1",
     {
-        "en": "x = [1.5410, -0.2934, -2.1788] (float64). CubeSavingSquare computes x³ and its "
-        "backward returns 3 * square * grad_output. Predict: with grad_outputs v = 1, "
-        "gradgradcheck(CubeSavingSquare.apply, (x,), grad_outputs=(ones,)) reports the numerical "
-        "second derivative. What is the first number on its diagonal?",
-        "zh": "x = [1.5410, -0.2934, -2.1788]（float64）。CubeSavingSquare 计算 x³，它的 backward "
-        "返回 3 * square * grad_output。先预测：取 grad_outputs v = 1，"
-        "gradgradcheck(CubeSavingSquare.apply, (x,), grad_outputs=(ones,)) 报告用有限差分测得的"
-        "二阶导数。它对角线上的第一个数是多少？",
+        "en": "A training step with hooks on every parameter: loss.backward(), then "
+        "optimizer.zero_grad(), then optimizer.step() (zero_grad moved between backward and "
+        "step). What does print show for model[0].weight.grad afterwards?",
+        "zh": "一个训练步，每个参数上都挂着钩子：先 loss.backward()，再 optimizer.zero_grad()，"
+        "然后 optimizer.step()（zero_grad 被挪到了 backward 和 step 之间）。之后 print 显示的 "
+        "model[0].weight.grad 是什么？",
     },
     hint={
-        "en": "gradgradcheck differentiates what backward returns, 3x² · v, with respect to x. "
-        "With v = 1 that is the plain second derivative of x³: write it down, then put in the "
-        "first entry of x.",
-        "zh": "gradgradcheck 求导的对象是 backward 的返回值 3x² · v，对 x 求导。v = 1 时，"
-        "这就是 x³ 普通的二阶导数：先写出它，再代入 x 的第一个元素。",
+        "en": "What does zero_grad() do to .grad by default, with set_to_none=True? And what "
+        "does backward leave behind once zero_grad has run after it?",
+        "zh": "默认情况下（set_to_none=True），zero_grad() 把 .grad 变成什么？zero_grad 在 "
+        "backward 之后运行，backward 留下的梯度还剩什么？",
     },
     why={
-        "en": "d(3x² · v)/dx = 6x · v; with v = 1 it is 6x, and 6 · 1.5410 = 9.246. With "
-        "gradgradcheck's own random v (between -1 and 1), the same place holds 9.246 · v, which "
-        "is why the first printout showed other numbers.",
-        "zh": "d(3x² · v)/dx = 6x · v；v = 1 时就是 6x，6 × 1.5410 = 9.246。用 gradgradcheck "
-        "自己随机取的 v（在 -1 和 1 之间）时，同一个位置上是 9.246 · v，所以第一次打印出的是"
-        "别的数。",
+        "en": "zero_grad() sets every .grad to None by default (set_to_none=True), so after it "
+        "model[0].weight.grad is None, and step() skips every parameter whose .grad is None: "
+        "nothing learns, and no error says so. The hook had already seen the gradient (its norm "
+        "is still recorded), which places the bug between backward() and step().",
+        "zh": "zero_grad() 默认把每个 .grad 设成 None（set_to_none=True），所以之后 "
+        "model[0].weight.grad 是 None，而 step() 会跳过 .grad 为 None 的每个参数：模型什么也"
+        "学不到，也没有任何报错。钩子已经看到了梯度（它的范数还记着），这就说明问题出在 "
+        "backward() 和 step() 之间。",
     },
-    right_answers=(9.246, 9.25, "9.246", "9.25", torch.tensor(9.2460), "9.2。"),
-    wrong_answers=(1.5410, 4.623, 7.124, -5.9432, 0, "6x", "18"),
+    right_answers=(None, "None", "none", "“None”", "None。"),
+    wrong_answers=(0, "0", 0.1016, "0.1016", torch.zeros(8, 4), "tensor(0.)", "无"),
 )
-def _second_derivative_with_v_one(answer: Any) -> bool:
-    return abs(as_number(answer) - 6 * 1.5410) < 0.05
+def _zero_grad_between_backward_and_step(answer: Any) -> bool:
+    return means_none(answer)
 
 
 @exercise(
     "09.2",
     {
-        "en": "In the loop h = torch.tanh(w * h + 1.0); loss = (h - 1) ** 2; "
-        "loss.backward(retain_graph=True), with range(1, 6) changed to range(1, 21): how many "
-        "nodes are behind the loss at step 20?",
-        "zh": "在循环 h = torch.tanh(w * h + 1.0)；loss = (h - 1) ** 2；"
-        "loss.backward(retain_graph=True) 中，把 range(1, 6) 改成 range(1, 21)：第 20 步时，"
-        "损失背后有多少个节点？",
+        "en": "f(w) = w[0]**2 * w[1] at w = (3, 2), v = (1, 0). "
+        "(g,) = torch.autograd.grad(f, w, create_graph=True); "
+        "(hv,) = torch.autograd.grad(g @ v, w). What is hv?",
+        "zh": "f(w) = w[0]**2 * w[1]，w = (3, 2)，v = (1, 0)。"
+        "(g,) = torch.autograd.grad(f, w, create_graph=True)；"
+        "(hv,) = torch.autograd.grad(g @ v, w)。hv 是多少？",
     },
     hint={
-        "en": "Run the changed cell and read its last line. To check it by hand: step 1 has 6 "
-        "nodes, and every step adds its own mul, add and tanh, since h keeps the whole history.",
-        "zh": "运行改过的单元格，读最后一行。也可以手算验证：第 1 步有 6 个节点，之后每一步都加上"
-        "它自己的乘法、加法和 tanh 三个节点，因为 h 带着全部历史。",
+        "en": "Write g = (∂f/∂w0, ∂f/∂w1) = (2·w0·w1, w0²). With v = (1, 0), g · v is just "
+        "its first entry, 2·w0·w1: differentiate that with respect to w0 and to w1, then put in "
+        "w = (3, 2).",
+        "zh": "先写出 g = (∂f/∂w0, ∂f/∂w1) = (2·w0·w1, w0²)。v = (1, 0) 时，g · v 就是它的第一个"
+        "分量 2·w0·w1：分别对 w0 和 w1 求导，再代入 w = (3, 2)。",
     },
     why={
-        "en": "6 nodes at step 1 (mul, add, tanh, sub, pow and w's AccumulateGrad), 3 more per "
-        "step: 6 + 3 · 19 = 63. The graph grows with every step, and so do memory and the time "
-        "of each backward. With h.detach() it stays at 6 at every step.",
-        "zh": "第 1 步有 6 个节点（乘法、加法、tanh、减法、幂和 w 的 AccumulateGrad），"
-        "之后每步多 3 个：6 + 3 × 19 = 63。计算图每一步都在变大，"
-        "内存和每次反向传播的时间也随之增长。用 h.detach() 时，每一步都保持 6 个。",
+        "en": "The Hessian of f is [[2·w1, 2·w0], [2·w0, 0]] = [[4, 6], [6, 0]] at (3, 2), and "
+        "H v with v = (1, 0) is its first column, [4, 6]: the gradient of g · v = 2·w0·w1.",
+        "zh": "f 的黑塞矩阵是 [[2·w1, 2·w0], [2·w0, 0]]，在 (3, 2) 处等于 [[4, 6], [6, 0]]；"
+        "v = (1, 0) 时，H v 就是它的第一列 [4, 6]，也就是 g · v = 2·w0·w1 的梯度。",
     },
-    right_answers=(63, 63.0, "63", "六十三", "63个", torch.tensor(63)),
-    wrong_answers=(6, 60, 66, 20, 18, "6", "六"),
+    right_answers=(
+        [4.0, 6.0],
+        (4, 6),
+        torch.tensor([4.0, 6.0]),
+        "tensor([4., 6.])",
+        "[4, 6]",
+        "4、6",
+    ),
+    wrong_answers=([6.0, 4.0], [12.0, 9.0], [4.0, 0.0], [6.0, 0.0], 4, "[[4, 6], [6, 0]]"),
 )
-def _graph_kept_by_retain_graph(answer: Any) -> bool:
-    return as_number(answer) == 63
+def _hessian_vector_product(answer: Any) -> bool:
+    return numbers_equal(answer, [4.0, 6.0])
 
 
 @exercise(
     "09.3",
+    {
+        "en": "w = torch.tensor([1.0, -2.0], requires_grad=True); b = torch.tensor(0.5, "
+        "requires_grad=True); x = torch.tensor([3.0, 1.0]); scale = w.abs().max().item(); "
+        "y = (x * scale).sum() + b; y.backward(). w.grad is None, b.grad is 1. Which letter of "
+        "section 4.1's list is the cause: a (not a leaf), b (requires_grad False), c (no_grad "
+        "or inference_mode), d (the chain is broken), e (an in-place write), f (a flat region), "
+        "g (zero_grad in the wrong place)?",
+        "zh": "w = torch.tensor([1.0, -2.0], requires_grad=True)；b = torch.tensor(0.5, "
+        "requires_grad=True)；x = torch.tensor([3.0, 1.0])；scale = w.abs().max().item()；"
+        "y = (x * scale).sum() + b；y.backward()。w.grad 是 None，b.grad 是 1。原因是 4.1 节清单"
+        "中的哪个字母：a（不是叶子张量）、b（requires_grad 为 False）、c（no_grad 或 "
+        "inference_mode）、d（链条断了）、e（原地写入）、f（平坦区域）、"
+        "g（zero_grad 放错了位置）？",
+    },
+    hint={
+        "en": "w is a leaf and requires grad, and grad mode is on. Follow the loss back towards "
+        "w: which value on the way is a Python number rather than a tensor with a grad_fn?",
+        "zh": "w 是叶子张量，也需要梯度，梯度模式也是开着的。从损失沿计算图往回走向 w："
+        "途中哪个值是 Python 数字，而不是带 grad_fn 的张量？",
+    },
+    why={
+        "en": "d: .item() turns the tensor w.abs().max() into a Python float, with no history. "
+        "y is recorded from x, that float and b, so backward reaches b and never w: w.grad stays "
+        "None. Keep scale a tensor (scale = w.abs().max()) and w gets its gradient.",
+        "zh": "d：.item() 把张量 w.abs().max() 变成了一个 Python 浮点数，没有计算历史。y 是由 x、"
+        "这个浮点数和 b 算出来的，所以反向传播能到达 b，却到不了 w：w.grad 一直是 None。让 scale "
+        "保持为张量（scale = w.abs().max()），w 就有梯度了。",
+    },
+    right_answers=("d", "D", "(d)", "d。", "选 d"),
+    wrong_answers=("a", "b", "c", "e", "f", "g", "ad"),
+)
+def _item_breaks_the_chain(answer: Any) -> bool:
+    return as_choice(answer, _CAUSES) == "d"
+
+
+@exercise(
+    "09.4",
+    {
+        "en": "w = torch.tensor([[1.0, 1.0], [-1.0, -2.0]], requires_grad=True) (one row per "
+        "unit); x = torch.tensor([[1.0, 2.0], [3.0, 1.0]]) (one row per sample); "
+        "torch.relu(x @ w.T).sum().backward(). The second row of w.grad is zero. Which letter "
+        "of section 4.1's list is the cause (a to g)?",
+        "zh": "w = torch.tensor([[1.0, 1.0], [-1.0, -2.0]], requires_grad=True)（每行一个神经元）；"
+        "x = torch.tensor([[1.0, 2.0], [3.0, 1.0]])（每行一个样本）；"
+        "torch.relu(x @ w.T).sum().backward()。w.grad 的第二行全是零。原因是 4.1 节清单中的"
+        "哪个字母（a 到 g）？",
+    },
+    hint={
+        "en": "Compute the second unit's input for each sample: -x0 - 2·x1. What does the ReLU "
+        "send back where its input is negative?",
+        "zh": "算出每个样本送进第二个神经元的输入：-x0 - 2·x1。在输入为负的地方，ReLU 送回的梯度"
+        "是多少？",
+    },
+    why={
+        "en": "f: the second unit's input is -5 for both samples, so its ReLU outputs 0 and "
+        "sends back 0 on every sample: a dead unit, whose weights get no gradient. The first "
+        "unit's inputs are positive, and its row is the sum of the samples, [4, 3]. Another "
+        "initialisation or a leaky ReLU lets the unit learn again.",
+        "zh": "f：对两个样本，第二个神经元的输入都是 -5，所以它的 ReLU 输出 0，在每个样本上送回的"
+        "梯度也都是 0：这是一个“死掉”的神经元，它的权重得不到梯度。第一个神经元的输入为正，"
+        "它那一行是两个样本之和 [4, 3]。换一种初始化，或者改用 leaky ReLU，"
+        "这个神经元才能重新学习。",
+    },
+    right_answers=("f", "F", "(f)", "f。", "选 f"),
+    wrong_answers=("a", "b", "c", "d", "e", "g", "ef"),
+)
+def _dead_relu_unit(answer: Any) -> bool:
+    return as_choice(answer, _CAUSES) == "f"
+
+
+@exercise(
+    "09.5",
     {
         "en": "x = torch.tensor(3.0, requires_grad=True); y = x * x; "
         "y.register_hook(lambda grad: grad * 10); y.backward(). What is x.grad?",
@@ -105,34 +186,7 @@ def _hook_on_the_output(answer: Any) -> bool:
 
 
 @exercise(
-    "09.4",
-    {
-        "en": "x = torch.tensor(2.0, requires_grad=True); y = x**4; "
-        "(g,) = torch.autograd.grad(y, x, create_graph=True); (h,) = torch.autograd.grad(g, x). "
-        "What is h?",
-        "zh": "x = torch.tensor(2.0, requires_grad=True)；y = x**4；"
-        "(g,) = torch.autograd.grad(y, x, create_graph=True)；"
-        "(h,) = torch.autograd.grad(g, x)。h 是多少？",
-    },
-    hint={
-        "en": "g is dy/dx as a tensor with a history (create_graph=True), so differentiating it "
-        "again gives the second derivative. Differentiate x**4 twice by hand, then put in x = 2.",
-        "zh": "g 是 dy/dx，而且是一个带着计算历史的张量（create_graph=True），所以再对它求导，"
-        "得到的就是二阶导数。先手算 x**4 的二阶导数，再代入 x = 2。",
-    },
-    why={
-        "en": "g = 4x³ = 32, recorded; h = dg/dx = 12x² = 48 at x = 2.",
-        "zh": "g = 4x³ = 32，它本身也被记录进了计算图；h = dg/dx = 12x²，在 x = 2 处等于 48。",
-    },
-    right_answers=(48, 48.0, "48", torch.tensor(48.0), "四十八"),
-    wrong_answers=(32, 24, 96, 16, "32", "三十二"),
-)
-def _second_derivative(answer: Any) -> bool:
-    return as_number(answer) == 48.0
-
-
-@exercise(
-    "09.5",
+    "09.6",
     {
         "en": "x = torch.tensor([1.0, 2.0], requires_grad=True); y = x.sigmoid(). Which next "
         "line makes a following y.sum().backward() fail with the in-place error? 'a': "
@@ -163,30 +217,3 @@ def _second_derivative(answer: Any) -> bool:
 )
 def _augmented_assignment_is_in_place(answer: Any) -> bool:
     return as_choice(answer, "abc", {"a": "y = y * 2", "b": "y *= 2", "c": "z = y + 1"}) == "b"
-
-
-@exercise(
-    "09.6",
-    {
-        "en": "t = torch.zeros(3); t.add_(1); t[0] = 5; t.mul_(2). What is t._version now?",
-        "zh": "t = torch.zeros(3)；t.add_(1)；t[0] = 5；t.mul_(2)。现在 t._version 是多少？",
-    },
-    hint={
-        "en": "torch.zeros gives a fresh tensor at version 0, and every in-place change adds "
-        "one. Which of the three lines change t in place? An assignment into t[0] writes into "
-        "t's memory too.",
-        "zh": "torch.zeros 给出一个版本为 0 的新张量，每次原地修改都让版本加一。这三行里哪几行"
-        "原地修改了 t？给 t[0] 赋值同样是在写 t 的内存。",
-    },
-    why={
-        "en": "add_, the assignment t[0] = 5 and mul_ each change t in place, and each adds 1 "
-        "to its version counter: 0 + 3 = 3. An operation that makes a new tensor, such as "
-        "t + 1, would leave it alone.",
-        "zh": "add_、赋值 t[0] = 5 和 mul_ 都原地修改了 t，每次都让它的版本计数器加 1："
-        "0 + 3 = 3。创建新张量的操作（例如 t + 1）不会改变它。",
-    },
-    right_answers=(3, 3.0, "3", torch.tensor(3), "三", "3次"),
-    wrong_answers=(2, 1, 0, 4, "2", "两次", "四"),
-)
-def _version_counter(answer: Any) -> bool:
-    return as_number(answer) == 3

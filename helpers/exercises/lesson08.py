@@ -72,6 +72,45 @@ def _edges_into_x_after_the_change(answer: Any) -> bool:
 @exercise(
     "08.3",
     {
+        "en": "x = torch.tensor(2.0, requires_grad=True); y = x * x + torch.sin(x) * x. The "
+        "naive engine, my_grad(y, (x,), order=as_they_come, runs_when=first_arrival), runs x's "
+        "AccumulateGrad before one of the four shares has reached it. Which share does it miss? "
+        "(a) 0.9093, sent by sin(x) * x; (b) -0.8323, sent by SinBackward0; (c) one of the two "
+        "2s sent by x * x; (d) none, it returns 4.077.",
+        "zh": "x = torch.tensor(2.0, requires_grad=True)；y = x * x + torch.sin(x) * x。"
+        "朴素的引擎 my_grad(y, (x,), order=as_they_come, runs_when=first_arrival) 在四份梯度"
+        "还没全部到达时就运行了 x 的 AccumulateGrad。它漏掉的是哪一份？(a) sin(x) * x 送来的 "
+        "0.9093；(b) SinBackward0 送来的 -0.8323；(c) x * x 送来的两个 2 中的一个；"
+        "(d) 一份也没漏，它返回 4.077。",
+    },
+    hint={
+        "en": "The naive engine runs the nodes in the order a first gradient reached them. Follow "
+        "the add node's two edges: which nodes join the queue, and in which order, before x's "
+        "node comes up? Count the edges each share travels from the add node to x.",
+        "zh": "朴素的引擎按节点收到第一个梯度的先后顺序运行它们。顺着加法节点的两条边往下走："
+        "在轮到 x 的节点之前，哪些节点依次进入了队列？"
+        "数一数每一份梯度从加法节点到 x 要经过几条边。",
+    },
+    why={
+        "en": "(b). The add node runs first and reaches x * x, then sin(x) * x. x * x sends 2 and "
+        "2 to x, whose node joins the queue; sin(x) * x sends 0.9093 to x and 2 to SinBackward0, "
+        "which joins the queue behind x's node. So x's node runs on 2 + 2 + 0.9093 = 4.909, and "
+        "the share through sin, two edges from sin(x) * x, arrives after it has run.",
+        "zh": "(b)。加法节点先运行，依次把梯度送到 x * x 和 sin(x) * x。x * x 给 x 送去 2 和 2，"
+        "x 的节点进入队列；sin(x) * x 给 x 送去 0.9093，给 SinBackward0 送去 2，SinBackward0 "
+        "排在 x 的节点后面。于是 x 的节点按 2 + 2 + 0.9093 = 4.909 运行，而经过 sin 的那一份"
+        "要从 sin(x) * x 再走两条边，到达时 x 的节点已经运行过了。",
+    },
+    right_answers=("b", "B", "(b)", "b。", "选 b"),
+    wrong_answers=("a", "c", "d", "ab", 4.909),
+)
+def _share_the_naive_engine_misses(answer: Any) -> bool:
+    return as_choice(answer, "abcd") == "b"
+
+
+@exercise(
+    "08.4",
+    {
         "en": "x = torch.tensor(2.0, requires_grad=True); h = torch.sin(x); y = h * h + h. "
         "During y.backward(), how many gradients must arrive at SinBackward0 before the engine "
         "runs it?",
@@ -99,7 +138,7 @@ def _edges_into_sin(answer: Any) -> bool:
 
 
 @exercise(
-    "08.4",
+    "08.5",
     {
         "en": "h = torch.tensor(3.0, requires_grad=True); y = h * h + h; y.backward(). The "
         "engine runs h's AccumulateGrad node once. What gradient does it receive (and add to "
@@ -130,7 +169,7 @@ def _summed_gradient(answer: Any) -> bool:
 
 
 @exercise(
-    "08.5",
+    "08.6",
     {
         "en": "x = torch.tensor(2.0, requires_grad=True); p = x * 2; q = x * 3; y = p + q. "
         "After AddBackward0, the nodes of p and of q are both ready. Which one does PyTorch's "

@@ -418,7 +418,7 @@ class FakeClock:
 @pytest.fixture
 def clock(monkeypatch):
     fake = FakeClock()
-    monkeypatch.setattr(helpers.plot, "_clock", fake)
+    monkeypatch.setattr(helpers.plot.live, "clock", fake)
     return fake
 
 
@@ -447,7 +447,7 @@ class FakeNotebook:
 def notebook(monkeypatch, clock):
     """Make the live plot believe it runs in a notebook whose pictures take 0.2 s to show."""
     fake = FakeNotebook(clock, seconds_per_picture=0.2)
-    monkeypatch.setattr(helpers.plot, "_notebook_display", lambda: fake.display)
+    monkeypatch.setattr(helpers.plot.live, "notebook_display", lambda: fake.display)
     return fake
 
 
@@ -800,7 +800,7 @@ def test_the_live_plots_y_label_is_not_cut_off_by_wide_tick_labels(clock, log_y,
 def test_the_live_plot_keeps_its_usual_size_and_margins_for_usual_losses(clock):
     with LiveLossPlot() as live:
         train(live, clock, steps=50, seconds_per_step=0.01)
-    assert tuple(live.figure.get_size_inches()) == helpers.plot.FIGURE_SIZE
+    assert tuple(live.figure.get_size_inches()) == helpers.plot.axes.FIGURE_SIZE
     assert live.figure.subplotpars.left == pytest.approx(0.13)
 
 
@@ -811,7 +811,7 @@ def test_the_live_caption_sits_under_the_axes_and_the_picture_grows_for_it(clock
     caption, axes, whole = boxes_after_drawing(live.figure)
     assert caption.y1 < axes.y0
     assert whole.contains(caption.x0, caption.y0) and whole.contains(caption.x1, caption.y1)
-    assert live.figure.get_figheight() > helpers.plot.FIGURE_SIZE[1]
+    assert live.figure.get_figheight() > helpers.plot.axes.FIGURE_SIZE[1]
 
 
 def test_the_live_plot_draws_a_curve_of_one_point_as_a_dot(clock):
@@ -883,7 +883,7 @@ import math
 import helpers.plot
 from helpers.plot import LiveLossPlot
 
-helpers.plot._MAX_REDRAW_SHARE = math.inf  # no throttling: redraw at every step
+helpers.plot.live.MAX_REDRAW_SHARE = math.inf  # no throttling: redraw at every step
 with LiveLossPlot(every_seconds=0) as live:
     for step in range(10):
         live.update(step, 0.0 if step == 5 else 10.0 ** -step)  # 0.0: skipped, never raised
@@ -959,7 +959,7 @@ def test_a_cell_ending_in_plot_losses_shows_the_figure_once(executed_cells):
 
 GLYPH_MISSING = re.compile(r"Glyph \d+ .* missing from font")
 # Every word a zh picture may draw, to ask the machine's fonts about.
-CHINESE_CHARACTERS = helpers.plot._characters_beyond_ascii(WORDS["zh"])
+CHINESE_CHARACTERS = helpers.plot.words.characters_beyond_ascii(WORDS["zh"])
 
 
 def missing_glyphs(draw):
@@ -983,7 +983,7 @@ def every_kind_of_text():
 
 def machine_font():
     """The name of this machine's font with every Chinese character the plots draw, or skip."""
-    name = helpers.plot._ChineseFont().name(CHINESE_CHARACTERS)
+    name = helpers.plot.words.ChineseFont().name(CHINESE_CHARACTERS)
     if name is None:
         pytest.skip("no font with Chinese characters here (Debian: apt install fonts-wqy-microhei)")
     return name
@@ -992,23 +992,23 @@ def machine_font():
 @pytest.fixture
 def no_chinese_font(monkeypatch):
     """This machine as Colab is: matplotlib knows no font with Chinese characters."""
-    manager = helpers.plot.font_manager.fontManager
+    manager = helpers.plot.words.font_manager.fontManager
     latin = [entry for entry in manager.ttflist if not _draws(entry.fname, "步")]
     monkeypatch.setattr(manager, "ttflist", latin)
     monkeypatch.setattr(
-        helpers.plot.font_manager, "findSystemFonts", lambda: [e.fname for e in latin]
+        helpers.plot.words.font_manager, "findSystemFonts", lambda: [e.fname for e in latin]
     )
-    monkeypatch.setattr(helpers.plot, "_chinese_font", helpers.plot._ChineseFont())
+    monkeypatch.setattr(helpers.plot.words, "chinese_font", helpers.plot.words.ChineseFont())
 
 
 @pytest.fixture
 def fresh_font_lookup(monkeypatch):
     """Look the font up again in this test, whatever an earlier test found."""
-    monkeypatch.setattr(helpers.plot, "_chinese_font", helpers.plot._ChineseFont())
+    monkeypatch.setattr(helpers.plot.words, "chinese_font", helpers.plot.words.ChineseFont())
 
 
 def _draws(path, character):
-    return helpers.plot._has_characters(path, character)
+    return helpers.plot.words.has_characters(path, character)
 
 
 def test_every_language_has_every_word_with_the_same_blanks():
@@ -1076,21 +1076,21 @@ def test_in_chinese_with_a_chinese_font_the_picture_speaks_chinese(fresh_font_lo
 
 
 def test_a_chinese_caption_wraps_by_width_and_keeps_closing_marks_on_their_line():
-    note = helpers.plot._Skipped(
+    note = helpers.plot.axes.Skipped(
         counts={"not positive": 200}, first={"not positive": (1, "a long run name")}
     )
-    words = helpers.plot._Words(WORDS["zh"])
+    words = helpers.plot.words.Words(WORDS["zh"])
     lines = note.note(words).split("\n")
     assert len(lines) > 1
     for line in lines:
-        assert columns(line) <= helpers.plot._CAPTION_WIDTH, line
+        assert columns(line) <= helpers.plot.axes.CAPTION_WIDTH, line
         assert line[0] not in "，。、；：？！）", line
     assert "log_y=False" in "".join(lines)  # never broken inside
 
 
 def test_a_font_counts_only_if_it_has_the_characters_not_for_its_name(monkeypatch):
     # DejaVu Sans is on every machine with matplotlib, and has no Chinese.
-    finder = helpers.plot._ChineseFont()
+    finder = helpers.plot.words.ChineseFont()
     monkeypatch.setattr(finder, "PREFERRED", ("DejaVu Sans",))
     assert finder.name("步") is None
     assert finder.name("step") == "DejaVu Sans"
@@ -1098,11 +1098,11 @@ def test_a_font_counts_only_if_it_has_the_characters_not_for_its_name(monkeypatc
 
 def test_a_chinese_font_installed_after_matplotlib_cached_its_font_list_is_found(monkeypatch):
     machine_font()
-    manager = helpers.plot.font_manager.fontManager
+    manager = helpers.plot.words.font_manager.fontManager
     # matplotlib's cached list as it was before any Chinese font was installed:
     latin = [entry for entry in manager.ttflist if not _draws(entry.fname, "步")]
     monkeypatch.setattr(manager, "ttflist", latin)
-    found = helpers.plot._ChineseFont().name(CHINESE_CHARACTERS)
+    found = helpers.plot.words.ChineseFont().name(CHINESE_CHARACTERS)
     assert found is not None
     assert any(entry.name == found for entry in manager.ttflist)  # added, as a new cache would
 
@@ -1208,7 +1208,7 @@ def test_a_chinese_title_the_font_cannot_draw_makes_the_whole_picture_english(mo
         def name(self, characters):
             return None if "络" in characters else font
 
-    monkeypatch.setattr(helpers.plot, "_chinese_font", FontWithoutTheTitlesLastCharacter())
+    monkeypatch.setattr(helpers.plot.words, "chinese_font", FontWithoutTheTitlesLastCharacter())
     with speaking("zh"):
         figure = plot_losses(FALLING, title=TITLES)
     assert (figure.axes[0].get_title(), figure.axes[0].get_xlabel()) == (

@@ -52,8 +52,8 @@ class FakeDisplay:
 def notebook(monkeypatch):
     """Make the live plot believe it runs in a notebook, redrawing at every step."""
     display = FakeDisplay()
-    monkeypatch.setattr(helpers.plot, "_notebook_display", lambda: display)
-    monkeypatch.setattr(helpers.plot, "_clock", iter(range(1_000_000)).__next__)
+    monkeypatch.setattr(helpers.plot.live, "notebook_display", lambda: display)
+    monkeypatch.setattr(helpers.plot.live, "clock", iter(range(1_000_000)).__next__)
     return display
 
 
@@ -65,7 +65,7 @@ def no_chinese_font(monkeypatch):
         def name(self, characters):
             return None
 
-    monkeypatch.setattr(helpers.plot, "_chinese_font", NoFont())
+    monkeypatch.setattr(helpers.plot.words, "chinese_font", NoFont())
 
 
 # --- plot_losses: the losses --------------------------------------------------------------
@@ -352,7 +352,7 @@ def test_the_placeholder_is_english_in_the_english_edition(notebook):
 
 
 def test_with_a_chinese_font_the_pictures_labels_and_caption_speak_chinese():
-    if helpers.plot._chinese_font.name("步数损失跳过") is None:
+    if helpers.plot.words.chinese_font.name("步数损失跳过") is None:
         pytest.skip("no font with Chinese characters here (Debian: apt install fonts-wqy-microhei)")
     with speaking("zh"):
         axes = plot_losses({"a": [1.0, 0.0, 0.5], "": [1.0, 0.5, 0.25]}).axes[0]

@@ -1,0 +1,77 @@
+"""The helpers' packages: each a sequence of files, each using only those before it.
+
+In `helpers/graph/` the files follow a picture being made (the words first, then the model, the
+part of it a picture shows, its layout, its DOT, its rendering, and the interactive view that
+shows it); in `helpers/plot/` a loss curve (the words said outside a picture, those drawn in it
+and their font, the checks of what a plot is given, what both plots draw on their axes, then
+the two plots). A module imports only the modules of its package that come before it in
+`ORDER`, at the top of the file or inside a function: two modules that import each other would
+be one concern split in the wrong place. Each `__init__.py` puts them together.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HELPERS = Path(__file__).resolve().parent.parent / "helpers"
+ORDER = {
+    "graph": [
+        *("messages", "recording", "model", "names", "modules", "cut", "layout", "dot"),
+        *("render", "view"),
+    ],
+    "plot": ["messages", "words", "checks", "axes", "finished", "live"],
+}
+MODULES = [(package, module) for package, modules in ORDER.items() for module in modules]
+
+
+def imported_from_the_package(package: str, module: str) -> set[str]:
+    """The modules of helpers.<package> that ``module`` imports, anywhere in its file;
+    "__init__" for a name taken from the package itself (``from helpers.graph import draw``)."""
+    name = f"helpers.{package}"
+    tree = ast.parse((HELPERS / package / f"{module}.py").read_text(encoding="utf-8"))
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            assert not any(alias.name.startswith(name) for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module == name:
+            found.update(a.name if a.name in ORDER[package] else "__init__" for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith(f"{name}."):
+            found.add(node.module.removeprefix(f"{name}."))
+    return found
+
+
+@pytest.mark.parametrize("package", ORDER)
+def test_every_file_of_the_package_has_its_place_in_the_order(package):
+    files = {path.stem for path in (HELPERS / package).glob("*.py")} - {"__init__"}
+    assert files == set(ORDER[package])
+
+
+@pytest.mark.parametrize(("package", "module"), MODULES, ids=[".".join(m) for m in MODULES])
+def test_a_module_imports_only_those_before_it_in_its_package(package, module):
+    before = set(ORDER[package][: ORDER[package].index(module)])
+    assert imported_from_the_package(package, module) <= before
+
+
+def test_the_order_check_fails_on_a_module_that_imports_one_after_it():
+    # helpers.plot.live imports helpers.plot.axes: placed first, it would import a later module.
+    assert "axes" in imported_from_the_package("plot", "live")
+
+
+def test_the_child_process_that_renders_imports_nothing_of_the_package():
+    # It runs render.py by its path: importing the package would import torch first.
+    code = (
+        "import runpy, sys; runpy.run_path(sys.argv[1]); "
+        "print(sorted(m for m in sys.modules if m.startswith(('helpers.graph', 'torch'))))"
+    )
+    ran = subprocess.run(
+        [sys.executable, "-c", code, str(HELPERS / "graph" / "render.py")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert ran.stdout.strip() == "[]"

@@ -1,4 +1,4 @@
-"""helpers.graph.view: the interactive view, as the kernel sees it.
+"""The graph's interactive view (helpers.view, helpers.graph.panel and .explore), in the kernel.
 
 The browser side (dragging, zooming, clicking in JupyterLab) is tests/test_explore_browser.py;
 here, what the kernel answers: the picture and its box ids, the side panel's numbers, folding
@@ -20,8 +20,9 @@ from torch import nn
 from helpers import _seen_nodes
 from helpers.graph import Drawing, Explorer, draw, explore, recording
 from helpers.graph.model import format_number, norm
-from helpers.graph.view import SCRIPT, VIEW_TEXTS, _made_widget_class
+from helpers.graph.panel import PANEL_TEXTS
 from helpers.language import speaking
+from helpers.view.widget import SCRIPT, made_widget_class
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -117,7 +118,7 @@ def test_without_anywidget_the_output_is_the_picture_alone(monkeypatch):
 
 
 def test_the_widget_runs_the_script_shipped_with_the_package():
-    assert _made_widget_class()._esm == SCRIPT.read_text(encoding="utf-8")
+    assert made_widget_class()._esm == SCRIPT.read_text(encoding="utf-8")
     assert "export default { render }" in SCRIPT.read_text(encoding="utf-8")
 
 
@@ -163,7 +164,7 @@ def test_a_leaf_before_backward_says_it_has_no_gradient_yet():
     w, y = small()
     view = explore(y)
     section = next(s for s in view.read(box_named(view, "w"))["sections"] if "grad" in s["heading"])
-    assert section["text"] == VIEW_TEXTS.say("no grad yet")
+    assert section["text"] == PANEL_TEXTS.say("no grad yet")
 
 
 def test_reading_an_op_names_where_it_sends_its_gradients_and_what_it_saved():
@@ -205,7 +206,7 @@ def test_a_saved_tensor_changed_in_place_says_so_with_both_versions():
     view = explore(y)
     op = next(n.id for n in view._source.picture.nodes if n.title == "MulBackward0" and n.id != "n")
     saved = rows(view.read(op), "saved for backward")
-    said = VIEW_TEXTS.say("changed in place", now=1, saved=0)
+    said = PANEL_TEXTS.say("changed in place", now=1, saved=0)
     assert saved == {"self": said, "other": said}
 
 
@@ -311,7 +312,7 @@ def test_the_view_lets_go_of_the_graph_with_its_tensors():
     gc.collect()
     _seen_nodes.let_go()
     assert watched() is None, "the view kept the graph (and what it saved) alive"
-    assert view.read("n0")["title"] == VIEW_TEXTS.say("gone title")
+    assert view.read("n0")["title"] == PANEL_TEXTS.say("gone title")
 
 
 def test_a_drawing_made_by_draw_explores_its_graph_and_one_of_dot_text_cannot():

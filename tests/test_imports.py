@@ -135,8 +135,8 @@ def test_a_package_whose_modules_import_in_one_direction_has_no_cycle(tmp_path):
 
 def test_a_trace_shows_itself_without_importing_the_view():
     # The record (helpers.backward) does not depend on its pictures (helpers.backward.view).
-    # helpers.graph.view, the graph's interactive view, comes with helpers.graph, whose model
-    # and names a trace uses; it imports no widget library until a view is shown.
+    # helpers.view, the interactive view, comes with helpers.graph, whose model and names a
+    # trace uses; it imports no widget library until a view is shown.
     code = (
         "import sys, torch\n"
         "from helpers.backward import trace\n"

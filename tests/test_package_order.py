@@ -1,12 +1,15 @@
 """The helpers' packages: each a sequence of files, each using only those before it.
 
 In `helpers/graph/` the files follow a picture being made (the words first, then the model, the
-part of it a picture shows, its layout, its DOT, its rendering, and the interactive view that
-shows it); in `helpers/plot/` a loss curve (the words said outside a picture, those drawn in it
-and their font, the checks of what a plot is given, what both plots draw on their axes, then
-the two plots). A module imports only the modules of its package that come before it in
-`ORDER`, at the top of the file or inside a function: two modules that import each other would
-be one concern split in the wrong place. Each `__init__.py` puts them together.
+part of it a picture shows, its layout, its DOT, its rendering, then what the interactive view
+shows of it: the side panel's content, and `explore`'s source of pictures); in `helpers/view/`
+the view itself (its words, what a source gives it, the widget); in `helpers/plot/` a loss
+curve (the words said outside a picture, those drawn in it and their font, the checks of what a
+plot is given, what both plots draw on their axes, then the two plots). A module imports only
+the modules of its package that come before it in `ORDER`, at the top of the file or inside a
+function: two modules that import each other would be one concern split in the wrong place.
+Each `__init__.py` puts them together. The packages themselves depend in one direction,
+`LAYERS`: the view, then the graph, then the backward pass.
 """
 
 from __future__ import annotations
@@ -22,10 +25,14 @@ HELPERS = Path(__file__).resolve().parent.parent / "helpers"
 ORDER = {
     "graph": [
         *("messages", "recording", "model", "names", "modules", "cut", "layout", "dot"),
-        *("render", "view"),
+        *("render", "panel", "explore"),
     ],
     "plot": ["messages", "words", "checks", "axes", "finished", "live"],
+    "view": ["words", "source", "widget"],
 }
+# The packages in the order they may use each other: the view draws nothing and knows nothing of
+# graphs or traces; the graph shows its pictures in the view; a trace's pictures are graphs.
+LAYERS = ["view", "graph", "backward"]
 MODULES = [(package, module) for package, modules in ORDER.items() for module in modules]
 
 
@@ -55,6 +62,26 @@ def test_every_file_of_the_package_has_its_place_in_the_order(package):
 def test_a_module_imports_only_those_before_it_in_its_package(package, module):
     before = set(ORDER[package][: ORDER[package].index(module)])
     assert imported_from_the_package(package, module) <= before
+
+
+@pytest.mark.parametrize("package", LAYERS)
+def test_a_package_imports_none_of_those_after_it(package):
+    later = LAYERS[LAYERS.index(package) + 1 :]
+    for path in (HELPERS / package).glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            names = (
+                [alias.name for alias in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            for name in names:
+                assert not any(
+                    name == f"helpers.{other}" or name.startswith(f"helpers.{other}.")
+                    for other in later
+                ), f"{path.name} imports {name}"
 
 
 def test_the_order_check_fails_on_a_module_that_imports_one_after_it():

@@ -157,10 +157,3 @@ def _same_tensor(a: torch.Tensor | None, b: torch.Tensor | None) -> bool:
 
 def _digest_of(g: torch.Tensor | GradientSummary) -> bytes:
     return g.digest if isinstance(g, GradientSummary) else _digest(_flat(g))
-
-
-def _version(tensor: torch.Tensor) -> int | None:
-    try:
-        return tensor._version
-    except RuntimeError:  # an inference tensor has no version counter
-        return None

@@ -564,7 +564,6 @@ _WORDS = {
     "sent at": {"en": "step {number}, sent", "zh": "第 {number} 步传出"},
     "at step": {"en": "step {number}", "zh": "第 {number} 步"},
     "later": {"en": "runs after the step shown", "zh": "在当前显示的这一步之后运行"},
-    "picture": {"en": "the autograd graph", "zh": "自动求导的计算图"},
 }
 # What the public functions say when they are given something they cannot show.
 _ERRORS = {

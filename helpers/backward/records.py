@@ -11,7 +11,8 @@ from dataclasses import dataclass
 import torch
 from torch.autograd.graph import Node
 
-from helpers.backward.gradients import Gradients, _same_bits, _version
+from helpers.backward.gradients import Gradients, _same_bits
+from helpers.graph.model import version_of
 
 
 @dataclass(frozen=True, eq=False)
@@ -62,4 +63,6 @@ class TracedValue:
     @property
     def changed(self) -> bool:
         tensor = self.tensor()
-        return tensor is not None and self.version is not None and _version(tensor) != self.version
+        return (
+            tensor is not None and self.version is not None and version_of(tensor) != self.version
+        )

@@ -16,12 +16,11 @@ from torch.autograd.graph import Node
 
 from helpers.backward import table
 from helpers.backward.engine import _consumers_of_each_node, _edge, _short_name
-from helpers.backward.gradients import _version
 from helpers.backward.records import Step, TracedValue
 from helpers.backward.refusals import _check_before_tracing, _friendly_errors, _seed
 from helpers.backward.watching import _watching
 from helpers.graph import resolve_names
-from helpers.graph.model import describe
+from helpers.graph.model import describe, version_of
 
 
 def trace(
@@ -123,5 +122,5 @@ def _values_during_the_pass(
     for tensor in [output, *leaves, *computed]:
         if isinstance(tensor, torch.Tensor) and id(tensor) not in values:
             text, shape = describe(tensor), describe(tensor, show_values=False)
-            values[id(tensor)] = TracedValue(weakref.ref(tensor), _version(tensor), text, shape)
+            values[id(tensor)] = TracedValue(weakref.ref(tensor), version_of(tensor), text, shape)
     return values

@@ -7,7 +7,7 @@
 Learners import it as `helpers.backward_view`. In each picture (drawn by `helpers.graph`, arrows
 following the gradients) the node that runs is outlined in red, and every gradient sent so far is
 written in red on the arrow it travelled along. In JupyterLab (VS Code, Colab) the pictures are
-shown in the graph's interactive view (`helpers.graph.view`), with a step control; a click on a
+shown in the graph's interactive view (`helpers.view`), with a step control; a click on a
 box reads what it holds and what it received and sent so far. Without widgets (a static HTML
 page, GitHub, an untrusted notebook) the pictures stand in a row, one per step. The table is
 `helpers.backward.table`'s, which a `Trace` also shows itself with; where a hook changed the
@@ -21,10 +21,8 @@ language. The names of nodes and tensors stay as PyTorch writes them in every la
 
 from __future__ import annotations
 
-import base64
 import html
 import inspect
-import weakref
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -49,7 +47,8 @@ from helpers.backward.table import (
 from helpers.backward.tracing import Trace
 from helpers.graph.model import LEAF, SAVED, TENSOR_KINDS, caption
 from helpers.graph.modules import modules_of
-from helpers.graph.view import VIEW_TEXTS, Explorer, Source, Walked, read_box, without_nodes
+from helpers.graph.panel import PictureSource, Walked, gone, read_box, without_nodes
+from helpers.view import WIDGET_VIEW, Explorer, forget_with, inline_svg, svg_image
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
 
@@ -58,7 +57,6 @@ MAX_FRAMES = 40
 # Inline styles: a notebook's HTML output has no stylesheet of its own. Where they are stripped
 # (GitHub), the pictures simply stand one below the other.
 ROW_STYLE = "style='display:flex;gap:24px;overflow-x:auto;align-items:flex-start'"
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
 # --- the table (helpers.backward.table draws it), for a trace checked first ---------------------
@@ -99,7 +97,7 @@ def _frames(
     trace: Trace, named: NamePairs, options: dict[str, Any], ids: bool = False
 ) -> tuple[graph.Graph, list[graph.Drawing]]:
     """The model every frame is drawn from, and the frames; with ``ids``, every box and frame
-    carries its id into the SVG, for the graph's view (`helpers.graph.view`)."""
+    carries its id into the SVG, for the graph's view (`helpers.view`)."""
     options = {"direction": "backward", "show_grads": False, **options, "fold": False}
     direction = options.pop("direction")
     model = graph.build(trace.output, named, **options)  # one walk of the graph for every frame
@@ -223,7 +221,7 @@ def _width_of_blank(text: str) -> int:
 
 class StepThrough:
     """The pictures of a trace. Where widgets run (JupyterLab, VS Code, Colab): the graph's
-    interactive view (`helpers.graph.view`) with a step control (play, a slider, the caption of
+    interactive view (`helpers.view`) with a step control (play, a slider, the caption of
     the step shown), which moves, zooms and finds names as `helpers.graph.explore` does, and
     where a click on a box reads what it holds and what it received and sent so far in the
     pass. Elsewhere (a static HTML page, GitHub, an untrusted notebook) all pictures show, in a
@@ -254,7 +252,7 @@ class StepThrough:
 
     def frame_html(self, index: int) -> str:
         """Step ``index + 1`` with its caption above the picture (inline SVG)."""
-        return self._figure(index, _inline_svg(self.pictures[index]))
+        return self._figure(index, inline_svg(self.pictures[index]))
 
     def static_html(self) -> str:
         """Every picture in one row that scrolls sideways (or the table, for a long trace)."""
@@ -262,7 +260,7 @@ class StepThrough:
             return f"<p>{html.escape(self.note)}</p>{_html_table(self.rows)}"
         # Images, not inline SVG: JupyterLab strips inline SVG from the HTML of a notebook it does
         # not trust yet (one opened before running it), and keeps images.
-        figures = "".join(self._figure(i, _image(svg)) for i, svg in enumerate(self.pictures))
+        figures = "".join(self._figure(i, svg_image(svg)) for i, svg in enumerate(self.pictures))
         return f"<div {ROW_STYLE}>{figures}</div>"
 
     def _figure(self, index: int, picture: str) -> str:
@@ -319,8 +317,8 @@ def _caption(rows: list[tuple[str, str, str, str]], index: int) -> list[str]:
     ]
 
 
-class _Steps(Source):
-    """A trace's pictures for the graph's view (`helpers.graph.view`): one per step, chosen by
+class _Steps(PictureSource):
+    """A trace's pictures for the graph's view (`helpers.view`): one per step, chosen by
     the view's step control, and what each box held and passed on in the pass.
 
     The model of the frames (whose boxes hold the graph's Nodes) is kept while the trace lives
@@ -333,7 +331,7 @@ class _Steps(Source):
         trace: Trace,
         model: graph.Graph,
     ) -> None:
-        self._pictures = [_inline_svg(svg) for svg in pictures]
+        self._pictures = [inline_svg(svg) for svg in pictures]
         self._rows = rows
         self.steps = len(pictures)
         self._full: graph.Graph | None = model
@@ -342,7 +340,7 @@ class _Steps(Source):
         # Each step's box: where the view looks first, and the steps a box's panel lists.
         found = [model.find(step.node) for step in trace]
         self._boxes = [box.id if box is not None else "" for box in found]
-        weakref.finalize(trace, _forget, weakref.ref(self))
+        forget_with(self, trace)
         self._step = 1
         self.go_to(1)
 
@@ -357,14 +355,13 @@ class _Steps(Source):
 
     def read(self, box: str) -> dict[str, Any]:
         """The box's panel: what its Node did in the pass (kept as text, for as long as the view
-        is shown), then what `helpers.graph.view` reads of it while the trace lives."""
+        is shown), then what `helpers.graph.panel` reads of it while the trace lives."""
         drawn = next((node for node in self.picture.nodes if node.id == box), None)
         target = (drawn.same_as or drawn.id) if drawn is not None else box
         ran = [number for number, at in enumerate(self._boxes, start=1) if at == target]
         if self._full is None or self._walked is None:
-            gone = {"heading": "", "rows": [], "text": VIEW_TEXTS.say("gone")}
             title = drawn.title if drawn is not None else box
-            details = {"title": title, "sections": [gone]}
+            details = {**gone(), "title": title}
         else:
             details = read_box(self._full, self._walked, box, foldable=False)
         if ran:
@@ -384,12 +381,6 @@ class _Steps(Source):
             rows.append([VIEW_MESSAGES.say("received at", number=number), received])
             rows.append([VIEW_MESSAGES.say("sent at", number=number), sent])
         return {"heading": VIEW_MESSAGES.say("in this pass"), "rows": rows}
-
-
-def _forget(reference: weakref.ref) -> None:
-    steps = reference()
-    if steps is not None:
-        steps.forget()
 
 
 # --- what the public functions accept ----------------------------------------------------------
@@ -460,13 +451,3 @@ def _kind(value: object) -> str:
 
 
 # --- small pieces ------------------------------------------------------------------------------
-
-
-def _inline_svg(svg: str) -> str:
-    # Graphviz starts with an XML declaration and a DOCTYPE, which do not belong inside HTML.
-    return svg[svg.index("<svg") :].strip()
-
-
-def _image(svg: str) -> str:
-    source = "data:image/svg+xml;base64," + base64.b64encode(svg.encode()).decode()
-    return f"<img src='{source}' alt='{html.escape(VIEW_MESSAGES.say('picture'))}'>"

@@ -28,8 +28,8 @@ from helpers.backward.gradients import (
     _kept_gradient,
     _kept_whole,
     _summary,
-    _version,
 )
+from helpers.graph.model import version_of
 
 
 @dataclass(eq=False)
@@ -161,7 +161,7 @@ class _Watch:
         # One tensor, unchanged, is often recorded several times (AddBackward0 sends on what it
         # received, and the next node receives that): summarised once. A live weak reference
         # and an unmoved version counter make sure it is the same tensor with the same numbers.
-        version = _version(g)
+        version = version_of(g)
         seen = self._recorded.get(id(g))
         if seen is not None and seen[0]() is g and version is not None and seen[1] == version:
             return seen[2]

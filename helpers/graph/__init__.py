@@ -41,6 +41,7 @@ from helpers.graph.dot import (
     style_of,
     to_dot,
 )
+from helpers.graph.explore import GraphSource, Shown
 from helpers.graph.layout import CUT_ERROR, CutEstimates, Plan, plan
 from helpers.graph.messages import MESSAGES
 from helpers.graph.model import (
@@ -55,9 +56,10 @@ from helpers.graph.model import (
     why_nodes_safe_to_see,
 )
 from helpers.graph.names import Names, named_tensors, resolve_names
+from helpers.graph.panel import Walked, search_index
 from helpers.graph.recording import MadeBy, made_by, recording
 from helpers.graph.render import Drawing, GraphvizNotFound, LayoutTooSlow, RenderError
-from helpers.graph.view import SCRIPT, Explorer, GraphSource, Shown, Walked, search_index
+from helpers.view import SCRIPT, Explorer
 
 __all__ = [
     "BOX_STYLES",

@@ -110,7 +110,7 @@ def to_dot(
     ``layout`` is the graph's `helpers.graph.layout.Plan`, when it was already made. With
     ``ids``, every box and frame carries an ``id`` that Graphviz writes into the SVG: the box's
     own id ("n12", "m3") and "f" with the frame's place in ``graph.frames`` ("f0"), which the
-    interactive view (`helpers.graph.view`) finds them by. With ``captioned=False`` the notes
+    interactive view (`helpers.view`) finds them by. With ``captioned=False`` the notes
     are left out of the picture (`caption_notes` gives them, to say elsewhere).
     """
     if not isinstance(graph, Graph):

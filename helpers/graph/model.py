@@ -283,7 +283,7 @@ class Graph:
     roots_at: list[int] = field(default_factory=list)
     # After folding by module (helpers.graph.modules.fold): the module paths each module box
     # stands for (one module, or the blocks of a run), and the module box each box folded into
-    # went to. The interactive view (helpers.graph.view) unfolds and finds boxes with them.
+    # went to. The interactive view (helpers.view) unfolds and finds boxes with them.
     module_boxes: dict[str, tuple[str, ...]] = field(default_factory=dict)
     folded_into: dict[str, str] = field(default_factory=dict)
 
@@ -769,3 +769,12 @@ def heights(
             highest = max(highest, height[target] + stretch.get((box, target), 1))
         height[box] = highest
     return height
+
+
+def version_of(tensor: torch.Tensor) -> int | None:
+    """How many times ``tensor`` was changed in place (``tensor._version``), which a saved
+    tensor is checked against; None for a tensor made in inference mode, which has no counter."""
+    try:
+        return tensor._version
+    except RuntimeError:
+        return None

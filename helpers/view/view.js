@@ -1,4 +1,4 @@
-// The interactive view of an autograd graph (helpers/graph/view.py), run by anywidget.
+// The interactive view of an autograd graph (helpers/view/widget.py), run by anywidget.
 //
 // The kernel draws the picture with Graphviz, as draw() does, and sends it as SVG: every box
 // and frame carries its id ("n12", "m3", "f0"). This script only moves and zooms that SVG (its

@@ -440,7 +440,7 @@ def test_frames_refuse_too_many_pictures_in_chinese():
 
 @pytest.mark.parametrize("show", [frames, step_through])
 def test_pictures_too_slow_to_lay_out_are_refused_in_chinese(show, monkeypatch):
-    monkeypatch.setattr(graph, "MAX_SECONDS", 0.0)  # any picture is now too slow
+    monkeypatch.setattr(graph.policy, "MAX_SECONDS", 0.0)  # any picture is now too slow
     a, w, b = neuron()
     steps = trace(a)
     assert_each_language(lambda: show(steps), graph.GraphTooLarge, "max_nodes=100")

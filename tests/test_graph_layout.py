@@ -29,6 +29,7 @@ from helpers.graph import (
     build,
     draw,
     plan_layout,
+    policy,
 )
 from helpers.graph import model as graph_model
 from helpers.graph import render as renderer
@@ -342,7 +343,7 @@ def test_the_caption_offers_everything_when_everything_is_quick():
 
 
 def test_a_default_picture_that_would_be_slow_is_cut_further(monkeypatch):
-    monkeypatch.setattr(graph, "DEFAULT_SECONDS", 0.02)
+    monkeypatch.setattr(policy, "DEFAULT_SECONDS", 0.02)
     model = build(fresh_chain(100))
     kept = sum(node.fn is not None for node in model.nodes)
     assert kept < DEFAULT_MAX_NODES
@@ -362,7 +363,7 @@ def test_a_picture_walks_the_graph_once_and_plans_the_picture_drawn_once(monkeyp
         return plan(model, labelled)
 
     monkeypatch.setattr(graph_model, "walk", counted_walk)
-    monkeypatch.setattr(graph, "plan", counted_plan)
+    monkeypatch.setattr(policy, "plan", counted_plan)
     drawing = draw(fresh_chain(100))  # 400 Nodes: cut to the default, with an offer of more
     caption = drawing.source.replace("<BR/>", " ")  # a long caption is wrapped into lines
     assert "Pass max_nodes=None to draw them all." in caption
@@ -384,7 +385,7 @@ def test_a_default_picture_is_planned_once_and_drawn_with_that_plan(monkeypatch)
         planned.append(model)
         return plan(model, labelled)
 
-    monkeypatch.setattr(graph, "plan", counted_plan)
+    monkeypatch.setattr(policy, "plan", counted_plan)
     drawing = draw(fresh_chain(30))  # fits the default: nothing to cut, nothing to offer
     assert len(planned) == 1
     assert drawing.estimated_seconds == plan(planned[0]).estimated_seconds

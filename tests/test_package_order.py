@@ -1,8 +1,8 @@
 """The helpers' packages: each a sequence of files, each using only those before it.
 
 In `helpers/graph/` the files follow a picture being made (the words first, then the model, the
-part of it a picture shows, its layout, its DOT, its rendering, then what the interactive view
-shows of it: the side panel's content, and `explore`'s source of pictures); in `helpers/view/`
+part of it a picture shows, its layout, its DOT, its rendering, the options of a picture and the
+policy that cuts it, then what the interactive view shows of it: the side panel's content, and `explore`'s source of pictures); in `helpers/view/`
 the view itself (its words, what a source gives it, the widget); in `helpers/plot/` a loss
 curve (the words said outside a picture, those drawn in it and their font, the checks of what a
 plot is given, what both plots draw on their axes, then the two plots). A module imports only
@@ -25,7 +25,7 @@ HELPERS = Path(__file__).resolve().parent.parent / "helpers"
 ORDER = {
     "graph": [
         *("messages", "recording", "model", "names", "modules", "cut", "layout", "dot"),
-        *("render", "panel", "explore"),
+        *("render", "options", "policy", "panel", "explore"),
     ],
     "plot": ["messages", "words", "checks", "axes", "finished", "live"],
     "view": ["words", "source", "widget"],

@@ -37,7 +37,7 @@ from helpers.backward.gradients import (
 from helpers.backward.messages import MESSAGES
 from helpers.backward.refusals import _describe_hook
 from helpers.backward.watching import _Run
-from helpers.graph import named_tensors
+from helpers.graph.names import named_tensors
 
 
 def _why_they_differ(

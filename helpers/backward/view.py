@@ -45,6 +45,7 @@ from helpers.backward.table import (
     as_text,
 )
 from helpers.backward.tracing import Trace
+from helpers.graph import policy
 from helpers.graph.model import LEAF, SAVED, TENSOR_KINDS, caption
 from helpers.graph.modules import modules_of
 from helpers.graph.panel import PictureSource, Walked, gone, read_box, without_nodes
@@ -114,8 +115,8 @@ def _frames(
             widest[fn] = max(widest.get(fn, ""), text, key=_width_of_blank)
     # Every frame has the same boxes and arrows: one plan, and one estimate, for all of them.
     layout = graph.plan_layout(model, final)
-    if layout.estimated_seconds > graph.MAX_SECONDS:
-        seconds, limit = layout.estimated_seconds, graph.MAX_SECONDS
+    if layout.estimated_seconds > policy.MAX_SECONDS:
+        seconds, limit = layout.estimated_seconds, policy.MAX_SECONDS
         raise graph.GraphTooLarge(
             VIEW_MESSAGES.say("frames too slow", seconds=seconds, limit=limit),
             graph.to_dot(model, direction=direction, layout=layout),

@@ -8,16 +8,21 @@ hold anyway). Once you let go of them the model goes too, and the view says so w
 
 from __future__ import annotations
 
+import json
 import weakref
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
 
+from helpers.graph import modules
+from helpers.graph.dot import caption_notes, to_dot
+from helpers.graph.layout import Plan
 from helpers.graph.messages import MESSAGES
-from helpers.graph.model import MODULE, Graph
+from helpers.graph.model import MODULE, SUMMARY, Graph, build_graph, caption
 from helpers.graph.modules import folded_at, opened_to, unfolded
+from helpers.graph.options import Options, with_marks
 from helpers.graph.panel import (
     PictureSource,
     Walked,
@@ -31,8 +36,25 @@ from helpers.graph.panel import (
     search_index,
     without_nodes,
 )
+from helpers.graph.policy import (
+    MAX_SECONDS,
+    Cuts,
+    GraphTooLarge,
+    check_walk,
+    choose_picture,
+    direction_of,
+    folded_model,
+    folding,
+    layered,
+    offer,
+    too_large_message,
+)
 from helpers.graph.render import Drawing
-from helpers.view import forget_with, inline_svg
+from helpers.view import SCRIPT, forget_with, inline_svg
+
+# The default view keeps what it sends to the page under this many bytes: a notebook that opens
+# soon, and a saved one that stays small.
+VIEW_BYTES = 500_000
 
 
 @dataclass(frozen=True)
@@ -51,6 +73,87 @@ class _Gone(Exception):
     """The tensors a view was drawn from are gone."""
 
 
+@dataclass(frozen=True)
+class Pictures:
+    """How `explore` makes its model and its pictures: the way `draw` does, with draw's options
+    (never the tensors: not the marked ones either, which the view holds weakly)."""
+
+    options: Options
+
+    def model(
+        self,
+        roots: list[torch.Tensor],
+        named: list[tuple[str, torch.Tensor]],
+        marked: list[tuple[str, torch.Tensor, str]],
+    ) -> Walked:
+        model = build_graph(roots, named, **self.options.walk)
+        check_walk(model, self.options.max_nodes)
+        found, folded, expand = folding(model, self.options.expand, self.options.fold)
+        return Walked(with_marks(model, marked), found, frozenset(folded), frozenset(expand))
+
+    def picture(self, walked: Walked) -> Shown:
+        """The picture of ``walked`` as folded now: as the view shows it (its caption's notes
+        apart, said below it) and as `draw` would draw it, for where the view cannot run."""
+        model, max_nodes, notes_now, ends = walked.model, self.options.max_nodes, {}, []
+        if walked.modules.recorded:
+            folded = set(walked.folded)
+            model, max_nodes = folded_model(model, walked.modules, folded, walked.apart, max_nodes)
+            # The caption says how to unfold with draw's arguments; below the view, with a click.
+            said = modules.folding_note(model, folded)
+            notes_now = {said: modules.folding_note(model, folded, interactive=True)}
+        else:
+            model, max_nodes, ends = layered(model, max_nodes)
+        cuts = Cuts(model, {}, ends)
+        quick = self.options.quick
+        picture, layout = choose_picture(cuts, max_nodes, planned=True, quick=quick)
+        shown = self._shown(cuts, picture, layout, max_nodes, notes_now)
+        # The default promises a view that opens soon: one that sends more than VIEW_BYTES to
+        # the page is cut further, as draw cuts a slow picture, and its caption says why.
+        while quick and view_bytes(shown, walked) > VIEW_BYTES and picture.drawn_nodes > 1:
+            kept = next((n.walk_order for n in picture.nodes if n.kind == SUMMARY), None)
+            kept = kept if kept is not None else model.walked_nodes
+            share = 0.9 * VIEW_BYTES / view_bytes(shown, walked)
+            smaller = max(1, min(kept - 1, int(kept * share)))
+            picture, layout = choose_picture(cuts, smaller, planned=True, quick=False)
+            note = caption("cut for the view", most=VIEW_BYTES // 1000)
+            picture = replace(picture, notes=[*picture.notes, note])
+            shown = self._shown(cuts, picture, layout, max_nodes, notes_now)
+        return shown
+
+    def _shown(
+        self,
+        cuts: Cuts,
+        picture: Graph,
+        layout: Plan,
+        max_nodes: int | None,
+        notes_now: Mapping[str, str],
+    ) -> Shown:
+        direction = direction_of(self.options.direction, layout)
+        source = to_dot(picture, direction=direction, layout=layout, ids=True)
+        if layout.estimated_seconds > MAX_SECONDS:
+            smaller = offer(cuts, below=picture.drawn_nodes)
+            raise GraphTooLarge(too_large_message(picture, layout, max_nodes, smaller), source)
+        seconds = layout.estimated_seconds
+        uncaptioned = to_dot(picture, direction=direction, layout=layout, ids=True, captioned=False)
+        notes = [notes_now.get(note, note) for note in caption_notes(picture, direction)]
+        return Shown(
+            picture,
+            Drawing(uncaptioned, estimated_seconds=seconds),
+            Drawing(source, estimated_seconds=seconds),
+            notes,
+        )
+
+
+def view_bytes(shown: Shown, walked: Walked) -> int:
+    """About how much the view of ``shown`` sends to the page: its picture three times (drawn
+    in the view, and as the output's SVG and its HTML image, in base64, for where the view
+    cannot run; the caption those two carry is left out), what a search looks through, and the
+    view's script."""
+    picture = len(shown.view.svg()) * (2 + 4 / 3)
+    index = len(json.dumps(search_index(shown.picture, walked), ensure_ascii=False))
+    return int(picture) + index + SCRIPT.stat().st_size
+
+
 class GraphSource(PictureSource):
     """`explore`'s pictures: a graph folded by module as the learner asks, each picture drawn
     by ``pictures`` (`helpers.graph`'s pipeline, as `draw` draws).
@@ -63,7 +166,7 @@ class GraphSource(PictureSource):
 
     def __init__(
         self,
-        pictures: Any,
+        pictures: Pictures,
         roots: Sequence[torch.Tensor],
         named: Sequence[tuple[str, torch.Tensor]],
         marked: Sequence[tuple[str, torch.Tensor, str]] = (),
@@ -80,7 +183,7 @@ class GraphSource(PictureSource):
     @classmethod
     def later(
         cls,
-        pictures: Any,
+        pictures: Pictures,
         roots: Sequence[torch.Tensor],
         named: Sequence[tuple[str, torch.Tensor]],
         marked: Sequence[tuple[str, torch.Tensor, str]] = (),

@@ -17,12 +17,12 @@ import pytest
 import torch
 from torch import nn
 
-from helpers import _seen_nodes
+from helpers import seen_nodes
 from helpers.graph import Drawing, Explorer, draw, explore, recording
 from helpers.graph.model import format_number, norm
 from helpers.graph.panel import PANEL_TEXTS
 from helpers.language import speaking
-from helpers.view.widget import SCRIPT, made_widget_class
+from helpers.view.widget import SCRIPT_PARTS, made_widget_class, script
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
@@ -118,8 +118,10 @@ def test_without_anywidget_the_output_is_the_picture_alone(monkeypatch):
 
 
 def test_the_widget_runs_the_script_shipped_with_the_package():
-    assert made_widget_class()._esm == SCRIPT.read_text(encoding="utf-8")
-    assert "export default { render }" in SCRIPT.read_text(encoding="utf-8")
+    assert made_widget_class()._esm == script()
+    # One module: only its last part, the view, exports.
+    exports = [part.name for part in SCRIPT_PARTS if "export " in part.read_text(encoding="utf-8")]
+    assert exports == ["view.js"] and script().rstrip().endswith("export default { render };")
 
 
 def test_the_payload_of_a_small_models_view_is_small():
@@ -310,7 +312,7 @@ def test_the_view_lets_go_of_the_graph_with_its_tensors():
     # them (explore did, for names), and refreshes it only when they are read again.
     sys._getframe().f_locals  # noqa: B018
     gc.collect()
-    _seen_nodes.let_go()
+    seen_nodes.let_go()
     assert watched() is None, "the view kept the graph (and what it saved) alive"
     assert view.read("n0")["title"] == PANEL_TEXTS.say("gone title")
 

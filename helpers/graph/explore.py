@@ -50,7 +50,7 @@ from helpers.graph.policy import (
     too_large_message,
 )
 from helpers.graph.render import Drawing
-from helpers.view import SCRIPT, forget_with, inline_svg
+from helpers.view import forget_with, inline_svg, script
 
 # The default view keeps what it sends to the page under this many bytes: a notebook that opens
 # soon, and a saved one that stays small.
@@ -151,7 +151,7 @@ def view_bytes(shown: Shown, walked: Walked) -> int:
     view's script."""
     picture = len(shown.view.svg()) * (2 + 4 / 3)
     index = len(json.dumps(search_index(shown.picture, walked), ensure_ascii=False))
-    return int(picture) + index + SCRIPT.stat().st_size
+    return int(picture) + index + len(script().encode())
 
 
 class GraphSource(PictureSource):

@@ -5,20 +5,20 @@ implement.
 
 Its modules, each importing only those before it: `words` (every word the view says), `source`
 (what a source gives the view, and the pieces every source needs), `widget` (the view itself,
-with ``view.js`` and ``view.css``, which anywidget hands to the browser).
+with its script, ``script/*.js``, and ``view.css``, which anywidget hands to the browser).
 """
 
 from helpers.view.source import Source, forget_with, inline_svg, svg_image
-from helpers.view.widget import SCRIPT, WIDGET_VIEW, Explorer
+from helpers.view.widget import WIDGET_VIEW, Explorer, script
 from helpers.view.words import VIEW_TEXTS
 
 __all__ = [
-    "SCRIPT",
     "VIEW_TEXTS",
     "WIDGET_VIEW",
     "Explorer",
     "Source",
     "forget_with",
     "inline_svg",
+    "script",
     "svg_image",
 ]

@@ -1,7 +1,7 @@
 """The view: a picture you can move about in and ask about, as a widget where widgets run.
 
 The picture is the one its source drew with Graphviz in the kernel. A small script of our own
-(``view.js``, run by anywidget in JupyterLab, VS Code and Colab, styled by ``view.css``) moves
+(``script/``, run by anywidget in JupyterLab, VS Code and Colab, styled by ``view.css``) moves
 and zooms that SVG in the browser, finds names, steps through a backward pass, and tells the
 kernel which box was clicked; the kernel answers with the side panel's content, or a new
 picture. No layout happens in the browser.
@@ -20,8 +20,20 @@ from helpers.view.source import Source, svg_image
 from helpers.view.words import VIEW_TEXTS, script_texts
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-SCRIPT = Path(__file__).with_name("view.js")
+# The script, one file per concern, joined in this order into the one module anywidget runs:
+# what every part uses, pan and zoom, the side panel, search, the step control, and the view that
+# puts them together (the only part that exports).
+SCRIPT_PARTS = [
+    Path(__file__).with_name("script") / name
+    for name in ("page.js", "camera.js", "panel.js", "search.js", "steps.js", "view.js")
+]
 STYLE = Path(__file__).with_name("view.css")
+
+
+@cache
+def script() -> str:
+    """The view's script, as anywidget hands it to the browser."""
+    return "\n".join(part.read_text(encoding="utf-8") for part in SCRIPT_PARTS)
 
 
 class Explorer:
@@ -153,7 +165,7 @@ def made_widget_class() -> Any:
     class GraphView(anywidget.AnyWidget):
         """The view of one picture: the SVG shown, what a search finds, the words of the view."""
 
-        _esm = SCRIPT.read_text(encoding="utf-8")
+        _esm = script()
         _css = STYLE.read_text(encoding="utf-8")
         svg = traitlets.Unicode("").tag(sync=True)
         home = traitlets.Unicode("").tag(sync=True)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from helpers.language import Catalogue
 
 _TEXTS = {
-    # The script's words (view.js): buttons, search, steps. Blanks are filled in the browser.
+    # The script's words (script/*.js): buttons, search, steps. Blanks are filled in the browser.
     "search": {"en": "Find a name…", "zh": "查找名字…"},
     "zoom in": {"en": "Zoom in", "zh": "放大"},
     "zoom out": {"en": "Zoom out", "zh": "缩小"},

@@ -344,6 +344,14 @@ def test_a_leaf_shows_the_gradient_it_received_from_the_step_its_accumulate_grad
     assert "grad 1.0" in pictures[-1].source  # and b its 1.0
 
 
+def test_a_leaf_shows_no_gradient_word_before_its_gradient_arrives():
+    a, w, b = neuron()
+    first = frames(trace(a))[0].source  # only the output's Node has run
+    # Both leaves' boxes keep the room of the gradient to come, blank: no "grad" alone in red.
+    assert not re.search(r">grad\b", first)
+    assert re.search(r">grad 3\.0<", frames(trace(neuron()[0]))[-1].source)
+
+
 def test_a_leaf_whose_accumulate_grad_runs_twice_shows_what_it_received_so_far():
     torch.manual_seed(0)
     w = torch.randn((), requires_grad=True)

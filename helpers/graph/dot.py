@@ -270,8 +270,10 @@ def _table_box(node: GraphNode, style: BoxStyle, highlighted: bool) -> list[str]
     cells += [f"<B>{_html(node.title)}</B>"] if node.title else []
     cells += [_html(text) for text in (node.value, *node.notes) if text]
     if node.grad is not None:
-        # A module box's gradient is a norm, which its text names ("grad norm", 梯度范数).
-        text = node.grad if node.kind == MODULE else "grad " + node.grad
+        # A module box's gradient is a norm, which its text names ("grad norm", 梯度范数). A
+        # blank one keeps the room of a gradient still to come (a step picture), with no word.
+        named = node.kind != MODULE and node.grad.strip()
+        text = "grad " + node.grad if named else node.grad
         cells.append(f'<FONT COLOR="{GRAD_COLOUR}">{_html(text)}</FONT>')
     if node.mark == "first wrong":
         cells.append(

@@ -3,7 +3,7 @@ against `torch.autograd.grad`.
 
 `grad` checks its answer: it runs PyTorch's engine first, watching every node, then the by-hand
 engine, and compares the two bit for bit. The last columns time the by-hand engine alone
-(`_backward_by_hand`), so that the difference is what the check costs.
+(`backward_by_hand`), so that the difference is what the check costs.
 
 The graph is a chain of layers ``h = sin(h) * h`` on a 64-element leaf, closed by a sum: every
 layer adds two nodes and uses ``h`` twice, so gradients fork and must be summed, as in real
@@ -46,7 +46,7 @@ from pathlib import Path
 import torch
 
 from helpers.backward import grad, trace
-from helpers.backward.engine import _backward_by_hand
+from helpers.backward.engine import backward_by_hand
 from helpers.graph.model import walk
 
 SIZES = (100, 2000)
@@ -84,7 +84,7 @@ WAYS = {
     "trace": lambda output, x: trace(output),
     "torch.autograd.grad": lambda output, x: torch.autograd.grad(output, [x]),
     "grad (by hand)": lambda output, x: grad(output, [x]),
-    "by-hand engine alone": lambda output, x: _backward_by_hand(
+    "by-hand engine alone": lambda output, x: backward_by_hand(
         output, [x], torch.ones_like(output)
     ),
 }

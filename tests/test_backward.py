@@ -286,17 +286,17 @@ def test_the_by_hand_engine_does_not_call_pytorchs_engine(monkeypatch):
     monkeypatch.setattr(torch.autograd, "backward", forbidden)
     monkeypatch.setattr(torch.Tensor, "backward", forbidden)
     seed = torch.ones_like(output)
-    assert_same_bits(engine._backward_by_hand(output, inputs, seed), expected)
+    assert_same_bits(engine.backward_by_hand(output, inputs, seed), expected)
 
 
 def test_grad_refuses_when_the_by_hand_answer_differs_from_pytorchs(monkeypatch):
-    real_engine = engine._backward_by_hand
+    real_engine = engine.backward_by_hand
 
     def off_by_one_bit(output, inputs, seed):
         first, *rest = real_engine(output, inputs, seed)
         return (torch.nextafter(first, torch.full_like(first, 1e9)), *rest)
 
-    monkeypatch.setattr(checked_grad, "_backward_by_hand", off_by_one_bit)
+    monkeypatch.setattr(checked_grad, "backward_by_hand", off_by_one_bit)
     output, inputs = relu_example()
     w, b = inputs  # variables of the caller: the refusal names the input by them
     with pytest.raises(CannotMatchPyTorch, match=r"For w, .*it cannot tell why"):
@@ -334,7 +334,7 @@ def shared_counted_node():
 def test_the_by_hand_engine_runs_each_node_once_and_only_those_leading_to_an_input():
     output, inputs = shared_counted_node()
     Counted.calls = []
-    engine._backward_by_hand(output, inputs, torch.ones_like(output))
+    engine.backward_by_hand(output, inputs, torch.ones_like(output))
     assert Counted.calls == ["shared"]
 
 
@@ -726,7 +726,7 @@ def written_into(a, b):
 
 
 def most_edges_into_one_node(output):
-    consumers = engine._consumers_of_each_node(get_gradient_edge(output).node)
+    consumers = engine.consumers_of_each_node(get_gradient_edge(output).node)
     return max(len(edges) for edges in consumers.values())
 
 

@@ -342,13 +342,13 @@ def test_a_backward_that_is_not_deterministic_is_explained_in_chinese():
 
 
 def test_a_difference_grad_cannot_explain_is_admitted_in_chinese(monkeypatch):
-    real_engine = engine._backward_by_hand
+    real_engine = engine.backward_by_hand
 
     def off_by_one_bit(output, inputs, seed):
         first, *rest = real_engine(output, inputs, seed)
         return (torch.nextafter(first, torch.full_like(first, 1e9)), *rest)
 
-    monkeypatch.setattr(checked_grad, "_backward_by_hand", off_by_one_bit)
+    monkeypatch.setattr(checked_grad, "backward_by_hand", off_by_one_bit)
     a, w, b = neuron()
     assert_each_language(lambda: grad(a, [w, b]), CannotMatchPyTorch, "torch.autograd.grad")
 

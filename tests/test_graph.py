@@ -16,7 +16,7 @@ import pytest
 import torch
 from deep_graphs import let_go_after
 
-from helpers import _seen_nodes, graph
+from helpers import graph, seen_nodes
 from helpers.graph import GraphvizNotFound, build, draw, to_dot
 from helpers.graph.dot import BORDER, HIGHLIGHT_COLOUR
 from helpers.graph.model import LEAF, OP, OUTPUT, SAVED, SUMMARY, TENSOR, format_number
@@ -696,7 +696,7 @@ def test_to_dot_and_drawing_say_what_they_take():
 # Run as a notebook cell runs: at module level, where the variables are the namespace's globals.
 # (Inside a function, CPython before 3.13 keeps a snapshot of the function's locals in its frame
 # once anything reads them, until the function returns or reads them again.)
-# The Nodes a helper saw are let go of at the start of the next helper call (helpers._seen_nodes:
+# The Nodes a helper saw are let go of at the start of the next helper call (helpers.seen_nodes:
 # never from a garbage collection, where an Interrupt kernel would be lost): let_go() stands for it.
 NOTEBOOK_CELL = """
 b, w, x, u, v, a = relu_example()
@@ -718,7 +718,7 @@ def run_cell(keep: str) -> dict:
         "relu_example": relu_example,
         "weakref": weakref,
         "gc": gc,
-        "let_go": _seen_nodes.let_go,
+        "let_go": seen_nodes.let_go,
         keep: globals()[keep],
     }
     exec(NOTEBOOK_CELL.format(keep=keep), namespace)

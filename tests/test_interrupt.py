@@ -3,7 +3,7 @@
 Measured before the fix: after ``draw(y)``, with ``y`` kept, a loop that allocates ignored Interrupt
 kernel 3 times out of 3 (the kernel printed "Exception ignored in: <bound method
 _NodeKeeper._around_collection ...> KeyboardInterrupt" and the cell ran on), and repeated
-``trace``/``build`` calls lost 5 interrupts out of 8. helpers._seen_nodes freed Nodes from a
+``trace``/``build`` calls lost 5 interrupts out of 8. helpers.seen_nodes freed Nodes from a
 ``gc.callbacks`` entry, and Python ignores a KeyboardInterrupt raised there; it now frees them at
 the start of a helper call. Tested with SIGINT sent to a plain child process (quick), then with
 Interrupt kernel in a real kernel, as a learner presses it.

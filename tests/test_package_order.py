@@ -1,15 +1,15 @@
 """The helpers' packages: each a sequence of files, each using only those before it.
 
-In `helpers/graph/` the files follow a picture being made (the words first, then the model, the
-part of it a picture shows, its layout, its DOT, its rendering, the options of a picture and the
-policy that cuts it, then what the interactive view shows of it: the side panel's content, and `explore`'s source of pictures); in `helpers/view/`
-the view itself (its words, what a source gives it, the widget); in `helpers/plot/` a loss
-curve (the words said outside a picture, those drawn in it and their font, the checks of what a
-plot is given, what both plots draw on their axes, then the two plots). A module imports only
-the modules of its package that come before it in `ORDER`, at the top of the file or inside a
-function: two modules that import each other would be one concern split in the wrong place.
-Each `__init__.py` puts them together. The packages themselves depend in one direction,
-`LAYERS`: the view, then the graph, then the backward pass.
+In `helpers/graph/` the files follow a picture being made (the words first, then the model, the part
+of it a picture shows, its layout, its DOT, its rendering, the options of a picture and the policy
+that cuts it, then what the interactive view shows of it: the side panel's content, and `explore`'s
+source of pictures); in `helpers/view/` the view itself (its words, what a source gives it, the
+widget); in `helpers/plot/` a loss curve (the words said outside a picture, those drawn in it and
+their font, the checks of what a plot is given, what both plots draw on their axes, then the two
+plots). A module imports only the modules of its package that come before it in `ORDER`, at the top
+of the file or inside a function: two modules that import each other would be one concern split in
+the wrong place. Each `__init__.py` puts them together. The packages themselves depend in one
+direction, `LAYERS`: the view, then the graph, then the backward pass.
 """
 
 from __future__ import annotations
@@ -82,6 +82,20 @@ def test_a_package_imports_none_of_those_after_it(package):
                     name == f"helpers.{other}" or name.startswith(f"helpers.{other}.")
                     for other in later
                 ), f"{path.name} imports {name}"
+
+
+def test_what_modules_share_is_public_inside_the_package():
+    # A name imported by another module is part of how the package works: no leading underscore.
+    shared = []
+    for path in HELPERS.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("helpers"):
+                shared += [
+                    f"{path.relative_to(HELPERS)}: {node.module}.{alias.name}"
+                    for alias in node.names
+                    if alias.name.startswith("_") and not alias.name.startswith("__")
+                ]
+    assert shared == []
 
 
 def test_the_order_check_fails_on_a_module_that_imports_one_after_it():

@@ -589,7 +589,7 @@ print("freed")
 
 def test_a_long_recorded_chain_is_safe_to_free():
     # The recording reads each Node it labels, and PyTorch frees Nodes Python has seen one
-    # inside the other: 30,000 of them overflow a 2 MB stack, unless held (helpers._seen_nodes).
+    # inside the other: 30,000 of them overflow a 2 MB stack, unless held (helpers.seen_nodes).
     code, printed, errors = with_a_small_stack(LONG_CHAIN_RECORDED)
     assert (code, printed) == (0, ["freed"]), errors
 

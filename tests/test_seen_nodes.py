@@ -1,4 +1,4 @@
-"""helpers._seen_nodes: every Node a helper sees is held, and freed one at a time once its graph
+"""helpers.seen_nodes: every Node a helper sees is held, and freed one at a time once its graph
 lets go of it, so that freeing a graph whose Nodes Python has seen cannot overflow the stack."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import pytest
 import torch
 from deep_graphs import with_a_small_stack
 
-from helpers import _seen_nodes
+from helpers import seen_nodes
 from helpers.backward import trace
 from helpers.graph import draw
 
@@ -51,11 +51,11 @@ def drawn_and_let_go() -> tuple[weakref.ref, int]:
     Python 3.13 a function's frame keeps a copy of them until it returns), and the Nodes held
     before it (other tests' graphs may still be alive)."""
     gc.collect()
-    _seen_nodes.let_go()
-    before = _seen_nodes.held()
+    seen_nodes.let_go()
+    before = seen_nodes.held()
     y, saved = chain_with_a_saved_tensor(50)
     draw(y)
-    assert _seen_nodes.held() >= before + 50
+    assert seen_nodes.held() >= before + 50
     return saved, before
 
 
@@ -69,37 +69,37 @@ def test_the_nodes_of_a_graph_let_go_are_freed_with_what_they_saved_at_the_next_
     assert saved() is not None  # not inside a garbage collection, where an interrupt is lost
     a_helper_call()
     assert saved() is None  # the graph, and what its Nodes saved, are gone
-    assert _seen_nodes.held() <= held_before + 3  # the helper call's own small graph
+    assert seen_nodes.held() <= held_before + 3  # the helper call's own small graph
 
 
 def test_the_nodes_of_a_graph_in_use_are_kept_and_it_still_works():
     gc.collect()
-    before = _seen_nodes.held()
+    before = seen_nodes.held()
     y, saved = chain_with_a_saved_tensor(50)
     trace(y, retain_graph=True)
     gc.collect()
-    assert saved() is not None and _seen_nodes.held() >= before + 50
+    assert saved() is not None and seen_nodes.held() >= before + 50
     y.backward()  # the graph is whole
 
 
 def test_a_deep_chain_held_is_let_go_all_of_it_once_its_graph_is():
     # Freed one Node at a time: the 2 MB-stack tests above show that no stack overflows.
     y, saved = chain_with_a_saved_tensor(3000)
-    before = _seen_nodes.held()
+    before = seen_nodes.held()
     node = y.grad_fn
     while node is not None:  # every Node seen and held, as a helper would
         next_nodes = [next_node for next_node, _ in node.next_functions]
-        _seen_nodes.hold(node, next_nodes)
+        seen_nodes.hold(node, next_nodes)
         node = next_nodes[0] if next_nodes else None
-    assert _seen_nodes.held() >= before + 3000
+    assert seen_nodes.held() >= before + 3000
     del y
-    _seen_nodes.let_go()
-    assert _seen_nodes.held() <= before and saved() is None
+    seen_nodes.let_go()
+    assert seen_nodes.held() <= before and saved() is None
 
 
 HELPER_CALLED_WHILE_A_NODE_IS_FREED = """
 import torch
-from helpers import _seen_nodes
+from helpers import seen_nodes
 from helpers.graph import draw
 
 class DrawsWhenFreed:
@@ -112,7 +112,7 @@ y = x * 2
 y.register_hook(lambda grad, kept=DrawsWhenFreed(): grad)  # y's Node keeps the hook
 draw(y)
 y = None
-_seen_nodes.let_go()  # frees y's Node, its hook, the DrawsWhenFreed: draw runs there
+seen_nodes.let_go()  # frees y's Node, its hook, the DrawsWhenFreed: draw runs there
 print("done")
 """
 
@@ -166,7 +166,7 @@ class InterruptAt:
         self.points = 0
 
     def __call__(self, frame, event, arg) -> None:
-        if frame.f_code.co_filename != _seen_nodes.__file__ or event == "c_call":
+        if frame.f_code.co_filename != seen_nodes.__file__ or event == "c_call":
             return
         self.points += 1
         if self.points == self.at:
@@ -182,7 +182,7 @@ def drawn_and_dropped() -> weakref.ref:
 def interrupted(at: int) -> tuple[bool, int]:
     """With a keeper of its own holding a drawn graph, let go of it and draw another, with an
     interrupt at the keeper's ``at``-th point: whether it came, and how many points it passed."""
-    _seen_nodes._KEEPER = _seen_nodes._NodeKeeper()
+    seen_nodes._KEEPER = seen_nodes._NodeKeeper()
     drawn_and_dropped()
     interrupt = InterruptAt(at)
     previous = sys.getprofile()
@@ -207,7 +207,7 @@ def test_an_interrupt_anywhere_in_the_keeper_leaves_it_working(monkeypatch):
     # Helpers are interrupted in the learner's own code now: wherever the KeyboardInterrupt
     # lands, the keeper must neither keep its lock nor break its tables (at worst it holds a
     # graph for good). A keeper of its own each time, so that all runs are alike.
-    monkeypatch.setattr(_seen_nodes, "_KEEPER", _seen_nodes._KEEPER)
+    monkeypatch.setattr(seen_nodes, "_KEEPER", seen_nodes._KEEPER)
     _, points = interrupted(at=0)  # letting go of one graph and holding the next
     assert points > 100
     for at in range(1, points + 1):

@@ -32,7 +32,7 @@ The files of the package, each readable alone; each imports only files above it 
 
     messages.py      every text a learner reads, in English and Chinese (two catalogues)
     gradients.py     what is kept of a gradient (whole, or a GradientSummary); comparing bits
-    engine.py        the by-hand engine, _backward_by_hand, and the reading of the graph it shares
+    engine.py        the by-hand engine, backward_by_hand, and the reading of the graph it shares
     watching.py      the hooks that watch PyTorch's engine run a pass
     refusals.py      what trace and grad refuse, before running and from PyTorch's engine
     records.py       Step and TracedValue: what a trace keeps of each run and each tensor
@@ -50,13 +50,13 @@ from helpers.backward.checked_grad import grad
 from helpers.backward.comparison import Comparison, GradientCheck, compare
 
 # The by-hand engine's functions are here too: notebook 08 prints them from here, with
-# inspect.getsource(backward._backward_by_hand).
+# inspect.getsource(backward.backward_by_hand).
 from helpers.backward.engine import (  # noqa: F401
     CannotMatchPyTorch,
-    _accumulate,
-    _backward_by_hand,
-    _fit,
-    _run,
+    accumulate,
+    backward_by_hand,
+    fit_to_slot,
+    run_node,
 )
 from helpers.backward.gradients import KEPT_WHOLE, GradientSummary
 from helpers.backward.records import Step, TracedValue

@@ -13,27 +13,27 @@ from collections.abc import Sequence
 
 import torch
 
-from helpers.backward.differences import _why_they_differ
+from helpers.backward.differences import why_they_differ
 from helpers.backward.engine import (
     CannotMatchPyTorch,
-    _ancestors,
-    _backward_by_hand,
-    _consumers_of_each_node,
-    _edge,
-    _where_gradients_stop,
+    ancestors,
+    backward_by_hand,
+    consumers_of_each_node,
+    gradient_edge_of,
+    where_gradients_stop,
 )
-from helpers.backward.gradients import Gradients, _kept, _same_bits
+from helpers.backward.gradients import Gradients, kept_gradients, same_bits
 from helpers.backward.messages import MESSAGES
 from helpers.backward.refusals import (
-    _as_inputs,
-    _check_inputs,
-    _friendly_errors,
-    _refuse_reentrant_checkpoints,
-    _refuse_what_grad_would_repeat,
-    _seed,
+    as_inputs,
+    check_inputs,
+    friendly_errors,
     noticing_checkpoints,
+    refuse_reentrant_checkpoints,
+    refuse_what_grad_would_repeat,
+    starting_gradient,
 )
-from helpers.backward.watching import _watching
+from helpers.backward.watching import watching_the_engine
 
 
 def grad(
@@ -47,7 +47,7 @@ def grad(
     bit: one gradient per input, None for an input that does not influence output. How it makes
     sure: PyTorch's engine computes the same gradients first (``torch.autograd.grad`` with
     ``retain_graph=True``), while hooks on every node watch what it received and sent; then the
-    by-hand engine, ``_backward_by_hand``, computes them again, and the two answers are compared.
+    by-hand engine, ``backward_by_hand``, computes them again, and the two answers are compared.
     Equal bits: you get the answer. Different bits: `CannotMatchPyTorch`, naming the node where
     PyTorch's engine did something the by-hand one does not, most often a hook.
 
@@ -68,28 +68,29 @@ def grad(
     would run that hook more often than ``torch.autograd.grad`` does. (Torch 2.8 to 2.11 hide
     those hooks: there a checkpoint is refused after PyTorch's pass, and a learner's own
     unpack hook runs in both passes; NOTE [unpack hooks on older torch] in refusals.py.) Unlike
-    PyTorch, it leaves the graph intact. Read ``_backward_by_hand`` (in engine.py): it is the
+    PyTorch, it leaves the graph intact. Read ``backward_by_hand`` (in engine.py): it is the
     whole algorithm.
     """
-    inputs = _as_inputs(inputs)
-    seed = _seed(output, grad_output)
-    _check_inputs(inputs)
-    root = _edge(output)
-    consumers = _consumers_of_each_node(root.node)
-    _refuse_reentrant_checkpoints(consumers)
-    needed = _ancestors(_where_gradients_stop(inputs), consumers)
-    _refuse_what_grad_would_repeat(needed)
+    inputs = as_inputs(inputs)
+    seed = starting_gradient(output, grad_output)
+    check_inputs(inputs)
+    root = gradient_edge_of(output)
+    consumers = consumers_of_each_node(root.node)
+    refuse_reentrant_checkpoints(consumers)
+    needed = ancestors(where_gradients_stop(inputs), consumers)
+    refuse_what_grad_would_repeat(needed)
 
-    with _watching(needed, root.node) as runs, _friendly_errors():
+    with watching_the_engine(needed, root.node) as runs, friendly_errors():
         with noticing_checkpoints() as recomputed:
             pytorchs = torch.autograd.grad(
                 output, inputs, grad_output, retain_graph=True, allow_unused=True
             )
     if recomputed:  # an older torch hid the checkpoint: NOTE [unpack hooks on older torch]
         raise CannotMatchPyTorch(MESSAGES.say("checkpoint recomputed"))
-    pytorchs = _kept(pytorchs)  # to compare with: a large one as a summary, freeing its memory
+    # To compare with: a large one as a summary, freeing its memory.
+    pytorchs = kept_gradients(pytorchs)
     with torch.inference_mode(False):  # asked from inside it, the leaves are looked up outside
-        ours = _backward_by_hand(output, inputs, seed)
-    if not _same_bits(ours, pytorchs):
-        raise CannotMatchPyTorch(_why_they_differ(runs, output, inputs, seed, ours, pytorchs))
+        ours = backward_by_hand(output, inputs, seed)
+    if not same_bits(ours, pytorchs):
+        raise CannotMatchPyTorch(why_they_differ(runs, output, inputs, seed, ours, pytorchs))
     return ours

@@ -31,17 +31,17 @@ import torch
 from torch.autograd.graph import Node
 
 from helpers.backward.engine import (
-    _backward_by_hand,
-    _consumers_of_each_node,
-    _edge,
-    _ReadyNodes,
+    ReadyNodes,
+    backward_by_hand,
+    consumers_of_each_node,
+    gradient_edge_of,
 )
 from helpers.backward.messages import COMPARE_MESSAGES as MESSAGES
 from helpers.backward.refusals import (
-    _friendly_errors,
-    _refuse_nested_tensors,
-    _refuse_reentrant_checkpoints,
-    _seed,
+    friendly_errors,
+    refuse_nested_tensors,
+    refuse_reentrant_checkpoints,
+    starting_gradient,
 )
 from helpers.backward.table import grid_html, grid_text
 from helpers.graph import resolve_names
@@ -192,17 +192,17 @@ def compare(
     Autograd's gradients are computed without running hooks: no ``.grad`` changes, the graph is
     not freed, and the memory used is that of one backward pass.
     """
-    seed = _seed(output, grad_output)
+    seed = starting_gradient(output, grad_output)
     named = resolve_names()
     tensors, yours, your_names = _tensors_compared(mine, named, output)
-    graph = _Graph(_edge(output))
+    graph = _Graph(gradient_edge_of(output))
     _check_in_graph(tensors, graph, output, named)
-    _refuse_nested_tensors(graph.consumers)
-    _refuse_reentrant_checkpoints(graph.consumers, helper="compare")
+    refuse_nested_tensors(graph.consumers)
+    refuse_reentrant_checkpoints(graph.consumers, helper="compare")
     names = graph.in_backward_order(tensors)
     ordered = [tensors[name] for name in names]
-    with torch.inference_mode(False), _friendly_errors():
-        autograds = _backward_by_hand(output, ordered, seed)
+    with torch.inference_mode(False), friendly_errors():
+        autograds = backward_by_hand(output, ordered, seed)
     checks = {}
     for name, autograd in zip(names, autograds, strict=True):
         expected = _zeros_like(tensors[name]) if autograd is None else autograd
@@ -302,13 +302,13 @@ class _Graph:
 
     def __init__(self, root) -> None:
         self.root = root
-        self.consumers = _consumers_of_each_node(root.node)
+        self.consumers = consumers_of_each_node(root.node)
         self.order = self._engine_order()
 
     def _engine_order(self) -> dict[Node, int]:
         """Each Node's place in the order PyTorch's engine runs them (as the by-hand one does)."""
         waiting = {node: len(feeding) for node, feeding in self.consumers.items()}
-        ready = _ReadyNodes(self.root.node)
+        ready = ReadyNodes(self.root.node)
         order: dict[Node, int] = {}
         while ready:
             node = ready.pop()
@@ -322,11 +322,11 @@ class _Graph:
         return order
 
     def has(self, tensor: torch.Tensor) -> bool:
-        return _edge(tensor).node in self.consumers
+        return gradient_edge_of(tensor).node in self.consumers
 
     def in_backward_order(self, tensors: Mapping[str, torch.Tensor]) -> list[str]:
         def place(name: str) -> tuple[int, int]:
-            edge = _edge(tensors[name])
+            edge = gradient_edge_of(tensors[name])
             return self.order[edge.node], edge.output_nr
 
         return sorted(tensors, key=place)
@@ -336,11 +336,11 @@ class _Graph:
         the gradients your step for it is computed from."""
         edge_of = {}
         for name, tensor in tensors.items():
-            edge = _edge(tensor)
+            edge = gradient_edge_of(tensor)
             edge_of[(edge.node, edge.output_nr)] = name
         before: dict[str, list[str]] = {name: [] for name in tensors}
         for name, tensor in tensors.items():
-            start = _edge(tensor).node
+            start = gradient_edge_of(tensor).node
             if tensor.grad_fn is None:  # a leaf: its gradient goes nowhere further
                 continue
             seen = {start}
@@ -502,8 +502,8 @@ def _what_inputs_lead_to(
     if autograd_in is None or autograd is None:
         return None
     error = (yours[input_name].to(autograd_in.device, autograd_in.dtype) - autograd_in).detach()
-    with torch.inference_mode(False), _friendly_errors():
-        (carried,) = _backward_by_hand(source, [target], error)
+    with torch.inference_mode(False), friendly_errors():
+        (carried,) = backward_by_hand(source, [target], error)
     return autograd if carried is None else autograd + carried
 
 

@@ -2,7 +2,7 @@
 
 Most often a hook did: one that changed a gradient on its way into a node (a tensor's
 ``register_hook``, a Node's pre-hook, a module's backward hook), one that replaced what a node
-sent on (a Node's post-hook), or one on an input. `_why_they_differ` goes through the runs the
+sent on (a Node's post-hook), or one on an input. `why_they_differ` goes through the runs the
 hooks saw, in the engine's order, computes again what each node received and sent, and says
 where they first part, naming the node, the hook and your variables as you wrote them.
 """
@@ -17,31 +17,31 @@ from torch.autograd.function import BackwardCFunction
 from torch.autograd.graph import GradientEdge, Node
 
 from helpers.backward.engine import (
-    _accumulate,
-    _ancestors,
-    _consumers_of_each_node,
-    _edge,
-    _fit,
-    _run,
-    _short_name,
-    _take_arrived,
-    _where_gradients_stop,
+    accumulate,
+    ancestors,
+    consumers_of_each_node,
+    fit_to_slot,
+    gradient_edge_of,
+    run_node,
+    short_name,
+    take_arrived,
+    where_gradients_stop,
 )
 from helpers.backward.gradients import (
     Gradients,
     GradientSummary,
-    _copies,
-    _same_bits,
-    _same_tensor,
+    copied,
+    same_bits,
+    same_tensor,
 )
 from helpers.backward.messages import MESSAGES
-from helpers.backward.refusals import _describe_hook
-from helpers.backward.watching import _Run
+from helpers.backward.refusals import describe_hook
+from helpers.backward.watching import WatchedRun
 from helpers.graph.names import named_tensors
 
 
-def _why_they_differ(
-    runs: list[_Run],
+def why_they_differ(
+    runs: list[WatchedRun],
     output: torch.Tensor,
     inputs: Sequence[torch.Tensor],
     seed: torch.Tensor,
@@ -51,19 +51,19 @@ def _why_they_differ(
     """Where, first in the engine's order, PyTorch's engine did what the by-hand one does not:
     a gradient changed on its way into a node, a node sent on something other than what it
     computes, or an input's gradient changed after it arrived. Runs nodes again to find out."""
-    root = _edge(output)
-    consumers = _consumers_of_each_node(root.node)
-    needed = _ancestors(_where_gradients_stop(inputs), consumers)
+    root = gradient_edge_of(output)
+    consumers = consumers_of_each_node(root.node)
+    needed = ancestors(where_gradients_stop(inputs), consumers)
     namespace = _callers_namespace()
     for run, arrived in zip(runs, _what_arrived(runs, root, seed, consumers), strict=True):
-        if arrived is not None and not _same_bits(arrived, run.received):
+        if arrived is not None and not same_bits(arrived, run.received):
             return _changed_on_the_way_in(run, arrived, namespace, consumers)
         if not run.node.next_functions:
             continue  # AccumulateGrad sends nothing on (and calling it would write to .grad)
         computed = _replay(run, needed)
         sent = _needed_only(run.node, run.sent, needed)
-        if not _same_bits(computed, sent):
-            if not _same_bits(computed, _replay(run, needed)):
+        if not same_bits(computed, sent):
+            if not same_bits(computed, _replay(run, needed)):
                 return _not_deterministic(run)
             return _changed_on_the_way_out(run, computed, sent, namespace, consumers)
     position = _first_different(ours, pytorchs)
@@ -74,7 +74,10 @@ def _why_they_differ(
 
 
 def _what_arrived(
-    runs: list[_Run], root: GradientEdge, seed: torch.Tensor, consumers: Mapping[Node, list[Node]]
+    runs: list[WatchedRun],
+    root: GradientEdge,
+    seed: torch.Tensor,
+    consumers: Mapping[Node, list[Node]],
 ) -> Iterator[Gradients | None]:
     """For each run in turn, what the nodes before it sent it, summed in the order it arrived,
     as PyTorch's engine sums it before any hook runs; None where not every edge into it was seen.
@@ -82,7 +85,7 @@ def _what_arrived(
     A record keeps a large gradient as a summary only, so the gradients are computed again, one
     run at a time, by running the nodes as `_backward_by_hand` does: what a node sent is what it
     computes from what it received, and what it received is what arrived, as far as the caller
-    (`_why_they_differ`) reads on. While a run is looked at, its ``again`` holds what it
+    (`why_they_differ`) reads on. While a run is looked at, its ``again`` holds what it
     received, as tensors, for `_replay`; only the gradients on their way are kept meanwhile.
     """
     edges_into = {node: len(feeding) for node, feeding in consumers.items()}
@@ -91,12 +94,12 @@ def _what_arrived(
     edges_seen = {root.node: 1}
     unknown: set[Node] = set()  # nodes sent something no record or rerun can give
     with torch.no_grad():
-        _accumulate(sums, root.node, root.output_nr, seed)
+        accumulate(sums, root.node, root.output_nr, seed)
     for run in runs:
         if run.nested:  # a nested backward pass keeps gradients of its own, unseen here
             yield None
             continue
-        grads = tuple(_take_arrived(sums, run.node))
+        grads = tuple(take_arrived(sums, run.node))
         complete = edges_seen.pop(run.node, 0) == edges_into.get(run.node)
         complete = complete and run.node not in unknown
         run.again = grads if complete else _whole_or_none(run.received)
@@ -109,12 +112,12 @@ def _what_arrived(
                 edges_seen[next_node] = edges_seen.get(next_node, 0) + 1
                 if g is not None:
                     with torch.no_grad():
-                        _accumulate(sums, next_node, slot, g)
+                        accumulate(sums, next_node, slot, g)
         if sent is None:
             unknown.update(next_node for next_node, _ in run.node.next_functions)
 
 
-def _sent_again(run: _Run) -> Gradients | None:
+def _sent_again(run: WatchedRun) -> Gradients | None:
     """What ``run`` sent, as tensors: its record when whole, else computed again from what it
     received (None when that is not known either)."""
     if not run.node.next_functions:
@@ -125,9 +128,9 @@ def _sent_again(run: _Run) -> Gradients | None:
     if run.again is None:
         return None
     with torch.no_grad():
-        sent = _run(run.node, list(_copies(run.again)))
+        sent = run_node(run.node, list(copied(run.again)))
         return tuple(
-            None if g is None or next_node is None else _fit(g, next_node, slot)
+            None if g is None or next_node is None else fit_to_slot(g, next_node, slot)
             for (next_node, slot), g in zip(run.node.next_functions, sent, strict=True)
         )
 
@@ -137,7 +140,7 @@ def _whole_or_none(grads: Gradients) -> Gradients | None:
     return None if any(isinstance(g, GradientSummary) for g in grads) else grads
 
 
-def _replay(run: _Run, needed: set[Node]) -> Gradients:
+def _replay(run: WatchedRun, needed: set[Node]) -> Gradients:
     """What the by-hand engine's rules make ``run.node`` send on from what it received."""
     # The record, or, where it keeps a summary, the tensors `_what_arrived` computed again.
     received = _whole_or_none(run.received)
@@ -146,9 +149,9 @@ def _replay(run: _Run, needed: set[Node]) -> Gradients:
         return _needed_only(run.node, run.sent, needed)  # nothing to run it on: nothing to tell
     with torch.no_grad():
         # Copies: a node may write into the gradients it is given, and `run.received` is a record.
-        grads_out = _run(run.node, list(_copies(received)))
+        grads_out = run_node(run.node, list(copied(received)))
         fitted = [
-            None if g is None or next_node is None else _fit(g, next_node, slot)
+            None if g is None or next_node is None else fit_to_slot(g, next_node, slot)
             for (next_node, slot), g in zip(run.node.next_functions, grads_out, strict=True)
         ]
     return _needed_only(run.node, fitted, needed)
@@ -174,13 +177,13 @@ def _hook_changed_it(what: str, culprit: str, reason: str = "changed it") -> str
 
 
 def _changed_on_the_way_in(
-    run: _Run, arrived: Gradients, namespace: dict, graph: Collection[Node]
+    run: WatchedRun, arrived: Gradients, namespace: dict, graph: Collection[Node]
 ) -> str:
     slot = _first_different(arrived, run.received)
     received, sent = _two_values(run.received[slot], arrived[slot])
     node = _node_label(run.node, namespace)
     what = MESSAGES.say("received other", node=node, received=received, sent=sent)
-    if _short_name(run.node) == "BackwardHookFunctionBackward":
+    if short_name(run.node) == "BackwardHookFunctionBackward":
         return _hook_changed_it(what, _module_hooks(namespace, graph))
     hooks = [
         _hooks_of_tensor(tensor, name)
@@ -192,13 +195,13 @@ def _changed_on_the_way_in(
 
 
 def _changed_on_the_way_out(
-    run: _Run, computed: Gradients, sent: Gradients, namespace: dict, graph: Collection[Node]
+    run: WatchedRun, computed: Gradients, sent: Gradients, namespace: dict, graph: Collection[Node]
 ) -> str:
     edge = _first_different(computed, sent)
     theirs, ours = _two_values(sent[edge], computed[edge])
     node = _node_label(run.node, namespace)
     what = MESSAGES.say("sent other", node=node, theirs=theirs, ours=ours)
-    if _short_name(run.node) == "BackwardHookFunctionBackward":
+    if short_name(run.node) == "BackwardHookFunctionBackward":
         return _hook_changed_it(what, _module_hooks(namespace, graph))
     if isinstance(run.node, BackwardCFunction) and any(g is None for g in run.received):
         return _hook_changed_it(what, MESSAGES.say("post-hook"), "changed it, or zeros for None")
@@ -229,10 +232,10 @@ def _changed_after_arriving(
     return _refuses("cannot tell why", what=what)
 
 
-def _not_deterministic(run: _Run) -> str:
+def _not_deterministic(run: WatchedRun) -> str:
     if torch.are_deterministic_algorithms_enabled():  # advising to turn it on would not help
-        return _refuses("not deterministic, even so", node=_short_name(run.node))
-    return _refuses("not deterministic", node=_short_name(run.node))
+        return _refuses("not deterministic, even so", node=short_name(run.node))
+    return _refuses("not deterministic", node=short_name(run.node))
 
 
 def _nodes_sharing_a_number(nodes: Iterable[Node]) -> str:
@@ -250,7 +253,7 @@ def _nodes_sharing_a_number(nodes: Iterable[Node]) -> str:
             continue
         number = node._sequence_nr()
         if number in first_with:
-            names = (_short_name(first_with[number]), _short_name(node))
+            names = (short_name(first_with[number]), short_name(node))
             return MESSAGES.say("name separator").join(names)
         first_with[number] = node
     return ""
@@ -258,7 +261,7 @@ def _nodes_sharing_a_number(nodes: Iterable[Node]) -> str:
 
 def _first_different(first: Sequence, second: Sequence) -> int:
     pairs = zip(first, second, strict=True)
-    return next(i for i, (a, b) in enumerate(pairs) if not _same_tensor(a, b))
+    return next(i for i, (a, b) in enumerate(pairs) if not same_tensor(a, b))
 
 
 def _two_values(first: torch.Tensor | None, second: torch.Tensor | None) -> tuple[str, str]:
@@ -316,17 +319,17 @@ def _name_of(tensor: torch.Tensor, namespace: dict) -> str | None:
 
 
 def _node_label(node: Node, namespace: dict) -> str:
-    if _short_name(node) == "BackwardHookFunctionBackward":
+    if short_name(node) == "BackwardHookFunctionBackward":
         return MESSAGES.say("module hooks node")
     made = [name for name, tensor in _tensors(namespace) if tensor.grad_fn is node]
     if made:
-        return MESSAGES.say("node that computed", node=_short_name(node), tensor=made[0])
-    return _short_name(node)
+        return MESSAGES.say("node that computed", node=short_name(node), tensor=made[0])
+    return short_name(node)
 
 
 def _hooks_of_tensor(tensor: torch.Tensor, name: str) -> str:
     hooks = tensor._backward_hooks.values()
-    described = MESSAGES.say("name separator").join(_describe_hook(hook) for hook in hooks)
+    described = MESSAGES.say("name separator").join(describe_hook(hook) for hook in hooks)
     return MESSAGES.say("tensor hook", name=name, hooks=described)
 
 
@@ -344,7 +347,7 @@ def _module_hooks(namespace: dict, graph: Collection[Node], full: bool = True) -
                         continue
                     seen.add(id(module))
                     found.extend(
-                        MESSAGES.say("module hook on", path=path, hook=_describe_hook(hook))
+                        MESSAGES.say("module hook on", path=path, hook=describe_hook(hook))
                         for hook in _backward_hooks_of(module, full)
                     )
         except Exception:  # noqa: BLE001 - a broken object in the namespace names no hook
@@ -367,4 +370,4 @@ def _may_be_in(module: torch.nn.Module, graph: Collection[Node]) -> bool:
     """False for a module whose trainable parameters are all outside ``graph``: its forward did
     not build this graph. A module without such parameters cannot be told apart: True."""
     trainable = [p for p in module.parameters() if p.requires_grad]
-    return not trainable or any(_edge(p).node in graph for p in trainable)
+    return not trainable or any(gradient_edge_of(p).node in graph for p in trainable)

@@ -1,15 +1,15 @@
 """The backward pass written by hand: the engine `grad` runs, whose code notebook 08 prints.
 
-``_backward_by_hand(output, inputs, seed)`` computes the gradients of ``output`` with respect to
+``backward_by_hand(output, inputs, seed)`` computes the gradients of ``output`` with respect to
 ``inputs`` over the Nodes PyTorch recorded, as PyTorch's engine does: count each node's
 dependencies (the edges into it), seed the output's gradient, run every node once all of its
 gradients have arrived. Of the nodes ready to run it takes the one PyTorch's engine would take
-(`_ReadyNodes`), so that gradients meeting at a node are summed in the same order, to the last bit.
+(`ReadyNodes`), so that gradients meeting at a node are summed in the same order, to the last bit.
 It calls the Nodes directly, which runs none of their hooks.
 
-The rest of the package reads the graph through the functions here (`_edge`,
-`_consumers_of_each_node`, `_ancestors`, `_short_name`) and runs a node as this engine does
-(`_run`, `_fit`).
+The rest of the package reads the graph through the functions here (`gradient_edge_of`,
+`consumers_of_each_node`, `ancestors`, `short_name`) and runs a node as this engine does
+(`run_node`, `fit_to_slot`).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ from helpers.graph import NODES_SAFE_TO_SEE
 from helpers.graph.model import gradient_edge, walk, why_nodes_safe_to_see
 
 
-def _backward_by_hand(
+def backward_by_hand(
     output: torch.Tensor, inputs: Sequence[torch.Tensor], seed: torch.Tensor
 ) -> Gradients:
     """The gradients of ``output`` with respect to ``inputs``, starting from ``seed``: the
@@ -37,41 +37,41 @@ def _backward_by_hand(
     root = get_gradient_edge(output)
     # An input's gradient is whatever arrives at its edge: slot `output_nr` of `node` (for a leaf,
     # its AccumulateGrad node). That is where the walk stops.
-    stops = _where_gradients_stop(inputs)
+    stops = where_gradients_stop(inputs)
 
     # Every node reachable from the output, and the nodes that feed it. A node is ready once a
     # gradient has arrived along each edge into it: its dependency count is the number of edges.
-    consumers = _consumers_of_each_node(root.node)
+    consumers = consumers_of_each_node(root.node)
     dependencies = {node: len(feeding) for node, feeding in consumers.items()}
     # Like PyTorch, run only the nodes on a path from the output to an input.
-    needed = _ancestors(stops, consumers)
+    needed = ancestors(stops, consumers)
 
     arrived: dict[Node, list[torch.Tensor | None]] = {}  # per node, a gradient for each output
-    _accumulate(arrived, root.node, root.output_nr, seed)
-    ready = _ReadyNodes(root.node)
+    accumulate(arrived, root.node, root.output_nr, seed)
+    ready = ReadyNodes(root.node)
     found: list[torch.Tensor | None] = [None] * len(inputs)
     # The backward pass itself is not recorded as a graph (as with create_graph=False).
     with torch.no_grad():
         while ready:
             node = ready.pop()  # the one PyTorch's engine would run next
-            grads_in = _take_arrived(arrived, node)
+            grads_in = take_arrived(arrived, node)
             for slot, position in stops.get(node, []):
                 found[position] = grads_in[slot]
             if not _leads_to_an_input(node, needed):
                 continue  # nothing needed beyond this input (AccumulateGrad is never run)
-            grads_out = _run(node, grads_in)
+            grads_out = run_node(node, grads_in)
             for (next_node, slot), g in zip(node.next_functions, grads_out, strict=True):
                 if next_node not in needed:
                     continue
                 if g is not None:
-                    _accumulate(arrived, next_node, slot, g)
+                    accumulate(arrived, next_node, slot, g)
                 dependencies[next_node] -= 1
                 if dependencies[next_node] == 0:
                     ready.push(next_node)
     return tuple(found)
 
 
-class _ReadyNodes:
+class ReadyNodes:
     """The nodes whose gradients have all arrived. Like PyTorch's engine, ``pop`` gives the one
     with the highest sequence number, the node the forward pass created last: running them in
     the same order sums the gradients meeting at a node in the same order, to the last bit."""
@@ -92,22 +92,22 @@ class _ReadyNodes:
         return bool(self._heap)
 
 
-def _where_gradients_stop(inputs: Sequence[torch.Tensor]) -> dict[Node, list[tuple[int, int]]]:
+def where_gradients_stop(inputs: Sequence[torch.Tensor]) -> dict[Node, list[tuple[int, int]]]:
     """For each node where an input's gradient arrives: ``(slot, position in inputs)`` pairs."""
     stops: dict[Node, list[tuple[int, int]]] = {}
     for position, tensor in enumerate(inputs):
-        edge = _edge(tensor)
+        edge = gradient_edge_of(tensor)
         stops.setdefault(edge.node, []).append((edge.output_nr, position))
     return stops
 
 
-def _edge(tensor: torch.Tensor) -> GradientEdge:
+def gradient_edge_of(tensor: torch.Tensor) -> GradientEdge:
     """Where a gradient for ``tensor`` arrives, as `torch.autograd.graph.get_gradient_edge`
     answers, also for a sparse leaf and from inside torch.inference_mode()."""
     return GradientEdge(*gradient_edge(tensor))
 
 
-def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
+def consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
     """Every node reachable from ``root``, mapped to the nodes with an edge into it (per edge).
 
     Refuses a graph of more than `NODES_SAFE_TO_SEE` nodes, before looking at more of them.
@@ -125,7 +125,7 @@ def _consumers_of_each_node(root: Node) -> dict[Node, list[Node]]:
     return consumers
 
 
-def _ancestors(stops: Iterable[Node], consumers: dict[Node, list[Node]]) -> set[Node]:
+def ancestors(stops: Iterable[Node], consumers: dict[Node, list[Node]]) -> set[Node]:
     """The nodes of the graph from which one of ``stops`` can be reached, the stops included."""
     found: set[Node] = set()
     to_visit = [node for node in stops if node in consumers]
@@ -142,7 +142,7 @@ def _leads_to_an_input(node: Node, needed: set[Node]) -> bool:
     return any(next_node in needed for next_node, _ in node.next_functions)
 
 
-def _take_arrived(arrived: dict, node: Node) -> list[torch.Tensor | None]:
+def take_arrived(arrived: dict, node: Node) -> list[torch.Tensor | None]:
     """What arrived for each output of ``node`` (None where nothing did), taken out of ``arrived``.
 
     A node whose consumers all sent None still runs, as in PyTorch: a custom ``backward`` then
@@ -152,18 +152,18 @@ def _take_arrived(arrived: dict, node: Node) -> list[torch.Tensor | None]:
     return [None] * len(node._input_metadata)
 
 
-def _accumulate(arrived: dict, node: Node, slot: int, g: torch.Tensor) -> None:
+def accumulate(arrived: dict, node: Node, slot: int, g: torch.Tensor) -> None:
     """Add ``g`` to the gradient arrived for output ``slot`` of ``node``: gradients arriving from
     several consumers are summed."""
     slots = arrived.setdefault(node, [None] * len(node._input_metadata))
-    g = _fit(g, node, slot)
+    g = fit_to_slot(g, node, slot)
     if slots[slot] is None:
         slots[slot] = g
     else:
         slots[slot] = slots[slot] + g
 
 
-def _fit(g: torch.Tensor, node: Node, slot: int) -> torch.Tensor:
+def fit_to_slot(g: torch.Tensor, node: Node, slot: int) -> torch.Tensor:
     """``g`` made to fit output ``slot`` of ``node``, as PyTorch's engine (not the node) does."""
     # `_input_metadata` describes each output of the node's forward operation: one slot each.
     expected = node._input_metadata[slot]
@@ -173,7 +173,7 @@ def _fit(g: torch.Tensor, node: Node, slot: int) -> torch.Tensor:
     return g.to(expected.dtype)
 
 
-def _run(node: Node, grads_in: list[torch.Tensor | None]) -> Gradients:
+def run_node(node: Node, grads_in: list[torch.Tensor | None]) -> Gradients:
     """Call one node on its gradients: one gradient back per entry of ``node.next_functions``."""
     if isinstance(node, BackwardCFunction):
         return _run_custom_function(node, grads_in)
@@ -229,5 +229,5 @@ def _explained_if_it_fails_again(ctx: BackwardCFunction) -> Iterator[None]:
 # --- names ----------------------------------------------------------------------------------------
 
 
-def _short_name(node: Node) -> str:
+def short_name(node: Node) -> str:
     return node.name().removeprefix("torch::autograd::")

@@ -2,7 +2,7 @@
 
 A gradient of at most `KEPT_WHOLE` numbers is kept whole (a copy); a larger one as a
 `GradientSummary`: its shape, dtype, norms, first values and a hash of its bytes. So a trace, and
-grad's check, cost about the memory of the pass they watch. `_same_bits` compares two sequences of
+grad's check, cost about the memory of the pass they watch. `same_bits` compares two sequences of
 gradients, whole or summarised, bit for bit: -0.0 is not 0.0, and a NaN equals itself.
 """
 
@@ -69,24 +69,24 @@ class GradientSummary:
 # --- keeping a gradient ---------------------------------------------------------------------------
 
 
-def _kept(grads: Iterable[torch.Tensor | None], keep_whole: bool = False) -> Gradients:
+def kept_gradients(grads: Iterable[torch.Tensor | None], keep_whole: bool = False) -> Gradients:
     """The gradients as a record keeps them: a copy of each of at most `KEPT_WHOLE` numbers (of
     each, with ``keep_whole``), a `GradientSummary` of each larger one."""
-    return tuple(None if g is None else _kept_gradient(g, keep_whole) for g in grads)
+    return tuple(None if g is None else kept_gradient(g, keep_whole) for g in grads)
 
 
-def _kept_gradient(g: torch.Tensor, keep_whole: bool) -> torch.Tensor | GradientSummary:
-    if keep_whole or _kept_whole(g):
-        return g.detach().clone()  # as `_copies` copies
-    return _summary(g)
+def kept_gradient(g: torch.Tensor, keep_whole: bool) -> torch.Tensor | GradientSummary:
+    if keep_whole or kept_whole(g):
+        return g.detach().clone()  # as `copied` copies
+    return summary_of(g)
 
 
-def _kept_whole(g: torch.Tensor) -> bool:
+def kept_whole(g: torch.Tensor) -> bool:
     # A meta tensor holds no numbers: it costs nothing. A nested one is kept as it is.
     return g.is_nested or g.numel() <= KEPT_WHOLE or g.device.type == "meta"
 
 
-def _summary(g: torch.Tensor) -> GradientSummary:
+def summary_of(g: torch.Tensor) -> GradientSummary:
     flat = _flat(g)
     if flat.is_complex():
         largest = float(flat.abs().max())
@@ -120,7 +120,7 @@ def _digest(flat: torch.Tensor) -> bytes:
     return hashlib.sha1(flat.view(torch.uint8).numpy()).digest()
 
 
-def _copies(grads: Iterable[torch.Tensor | None]) -> Gradients:
+def copied(grads: Iterable[torch.Tensor | None]) -> Gradients:
     # Detached, so no graph is kept alive; cloned, because AccumulateGrad may keep the very tensor
     # it received as `.grad`, later backward passes add into that in place, and a hook may change
     # a gradient in place after we saw it.
@@ -130,14 +130,14 @@ def _copies(grads: Iterable[torch.Tensor | None]) -> Gradients:
 # --- comparing gradients --------------------------------------------------------------------------
 
 
-def _same_bits(first: Sequence, second: Sequence) -> bool:
+def same_bits(first: Sequence, second: Sequence) -> bool:
     """Are the two sequences of gradients identical, None for None and bit for bit?"""
     if len(first) != len(second):
         return False
-    return all(_same_tensor(a, b) for a, b in zip(first, second, strict=True))
+    return all(same_tensor(a, b) for a, b in zip(first, second, strict=True))
 
 
-def _same_tensor(a: torch.Tensor | None, b: torch.Tensor | None) -> bool:
+def same_tensor(a: torch.Tensor | None, b: torch.Tensor | None) -> bool:
     if a is None or b is None:
         return a is None and b is None
     if a.dtype != b.dtype or a.shape != b.shape or a.layout != b.layout:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 import torch
 from torch.autograd.graph import Node
 
-from helpers.backward.gradients import Gradients, _same_bits
+from helpers.backward.gradients import Gradients, same_bits
 from helpers.graph.model import version_of
 
 
@@ -45,7 +45,7 @@ class Step:
     @property
     def changed_by_hook(self) -> bool:
         """True when a hook changed the gradients on their way in: received differs from sent."""
-        return self.grads_arrived is not None and not _same_bits(self.grads_arrived, self.grads_in)
+        return self.grads_arrived is not None and not same_bits(self.grads_arrived, self.grads_in)
 
 
 @dataclass(frozen=True, eq=False)

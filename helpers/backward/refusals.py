@@ -1,10 +1,10 @@
 """What `trace` and `grad` refuse, each time in words that say what to do instead.
 
-Their arguments are checked before anything runs (`_seed`, `_as_inputs`, `_check_inputs`), and
-the graph as soon as it is known, before any hook is in place: a nested tensor has no single
+Their arguments are checked before anything runs (`starting_gradient`, `as_inputs`, `check_inputs`),
+and the graph as soon as it is known, before any hook is in place: a nested tensor has no single
 shape; and `grad` refuses a saved tensor that comes back through an unpack hook (a non-reentrant
 checkpoint), which its two engines would run twice (`_refuse_unpack_hooks`). What PyTorch's engine
-refuses during the pass is said again as advice a learner can act on (`_friendly_errors`).
+refuses during the pass is said again as advice a learner can act on (`friendly_errors`).
 """
 
 from __future__ import annotations
@@ -19,13 +19,13 @@ import torch
 import torch.utils.checkpoint
 from torch.autograd.graph import Node
 
-from helpers.backward.engine import CannotMatchPyTorch, _short_name
+from helpers.backward.engine import CannotMatchPyTorch, short_name
 from helpers.backward.messages import MESSAGES
 
 # --- what trace and grad are given ----------------------------------------------------------------
 
 
-def _seed(output: torch.Tensor, grad_output: torch.Tensor | None) -> torch.Tensor:
+def starting_gradient(output: torch.Tensor, grad_output: torch.Tensor | None) -> torch.Tensor:
     """The gradient the backward pass starts from, after checking that there is a pass to run."""
     if _several_tensors(output):
         raise TypeError(
@@ -64,7 +64,7 @@ def _several_tensors(value: object) -> bool:
     )
 
 
-def _as_inputs(inputs: object) -> tuple:
+def as_inputs(inputs: object) -> tuple:
     """grad's ``inputs`` as a tuple; the containers a learner is likely to pass instead of
     tensors (a model, a dict, named_parameters()) are refused with the call that works."""
     if isinstance(inputs, torch.Tensor):
@@ -92,7 +92,7 @@ def _is_name_and_tensor(item: object) -> bool:
     )
 
 
-def _check_inputs(inputs: tuple) -> None:
+def check_inputs(inputs: tuple) -> None:
     if not inputs:
         raise ValueError(MESSAGES.say("no inputs"))
     for position, tensor in enumerate(inputs):
@@ -111,20 +111,20 @@ def _check_inputs(inputs: tuple) -> None:
 # --- the graph, before anything runs --------------------------------------------------------------
 
 
-def _check_before_tracing(nodes: Iterable[Node], retain_graph: object) -> None:
+def check_before_tracing(nodes: Iterable[Node], retain_graph: object) -> None:
     """What trace refuses once it has the graph, before any hook is in place."""
     if not isinstance(retain_graph, bool):  # PyTorch's own error would be a raw TypeError
         raise TypeError(MESSAGES.say("retain_graph not bool", got=_short_repr(retain_graph)))
-    _refuse_nested_tensors(nodes)
+    refuse_nested_tensors(nodes)
 
 
-def _refuse_what_grad_would_repeat(needed: Iterable[Node]) -> None:
+def refuse_what_grad_would_repeat(needed: Iterable[Node]) -> None:
     """What grad refuses once it knows the nodes it will run, before running any of them."""
-    _refuse_nested_tensors(needed)
+    refuse_nested_tensors(needed)
     _refuse_unpack_hooks(needed)
 
 
-def _refuse_reentrant_checkpoints(nodes: Iterable[Node], helper: str = "grad") -> None:
+def refuse_reentrant_checkpoints(nodes: Iterable[Node], helper: str = "grad") -> None:
     """Refuse a graph that holds a reentrant checkpoint anywhere. Its backward runs a backward
     pass of its own over the checkpointed forward, which writes into .grad; and the Nodes inside
     it are not in this graph, so the parameters used there get None from
@@ -136,12 +136,12 @@ def _refuse_reentrant_checkpoints(nodes: Iterable[Node], helper: str = "grad") -
             raise RuntimeError(MESSAGES.say(f"reentrant checkpoint in {helper}"))
 
 
-def _refuse_nested_tensors(nodes: Iterable[Node]) -> None:
+def refuse_nested_tensors(nodes: Iterable[Node]) -> None:
     # A nested tensor has no single shape (`.shape` raises for torch.strided's kind), and both
     # engines' bookkeeping (`_fit`, `_same_tensor`, the trace's table) needs one.
     for node in nodes:
         if any(metadata.is_nested_tensor for metadata in node._input_metadata):
-            raise ValueError(MESSAGES.say("nested in graph", node=_short_name(node)))
+            raise ValueError(MESSAGES.say("nested in graph", node=short_name(node)))
 
 
 # NOTE [unpack hooks on older torch]
@@ -199,10 +199,10 @@ def _refuse_unpack_hooks(nodes: Iterable[Node]) -> None:
             hook = getattr(saved, "unpack_hook", None)
             if hook is None or _side_effect_free(hook):
                 continue
-            name = _short_name(node)
+            name = short_name(node)
             if getattr(hook, "__module__", None) == "torch.utils.checkpoint":
                 raise CannotMatchPyTorch(MESSAGES.say("checkpoint recomputes", node=name))
-            described = _describe_hook(hook)
+            described = describe_hook(hook)
             raise CannotMatchPyTorch(
                 MESSAGES.say("unpack hook runs again", node=name, hook=described)
             )
@@ -233,7 +233,7 @@ def _side_effect_free(hook) -> bool:
     return getattr(hook, "__module__", None) == "torch.autograd.graph"
 
 
-def _describe_hook(hook) -> str:
+def describe_hook(hook) -> str:
     """A hook's name; for a lambda, the line that defines it, when its source can be read."""
     name = getattr(hook, "__name__", type(hook).__name__)
     if name != "<lambda>":
@@ -249,7 +249,7 @@ def _describe_hook(hook) -> str:
 
 
 @contextmanager
-def _friendly_errors() -> Iterator[None]:
+def friendly_errors() -> Iterator[None]:
     """Turn PyTorch's errors about a learner's graph into advice a learner can act on."""
     try:
         yield

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Mapping, Sequence
 import torch
 from torch.autograd.graph import Node
 
-from helpers.backward.engine import _short_name
-from helpers.backward.gradients import GradientSummary, _same_bits
+from helpers.backward.engine import short_name
+from helpers.backward.gradients import GradientSummary, same_bits
 from helpers.backward.messages import VIEW_MESSAGES
 from helpers.backward.records import Step
 from helpers.graph import resolve_names
@@ -35,12 +35,12 @@ NamePairs = list[tuple[str, torch.Tensor]]
 
 def as_text(trace: Sequence[Step], names: Names = None) -> str:
     """The steps as a plain-text table, one line per step. ``names`` as in `helpers.graph.draw`."""
-    return _text(_rows(trace, _names(names)))
+    return text_table(table_rows(trace, name_pairs(names)))
 
 
 def as_html(trace: Sequence[Step], names: Names = None) -> str:
     """The steps as an HTML table, one row per step. ``names`` as in `helpers.graph.draw`."""
-    return _html_table(_rows(trace, _names(names)))
+    return html_table(table_rows(trace, name_pairs(names)))
 
 
 def _headers() -> tuple[str, ...]:
@@ -49,11 +49,11 @@ def _headers() -> tuple[str, ...]:
     )
 
 
-def _text(rows: list[tuple[str, ...]]) -> str:
+def text_table(rows: list[tuple[str, ...]]) -> str:
     return grid_text(_headers(), _shown(rows))
 
 
-def _html_table(rows: list[tuple[str, ...]]) -> str:
+def html_table(rows: list[tuple[str, ...]]) -> str:
     return grid_html(_headers(), _shown(rows))
 
 
@@ -82,12 +82,12 @@ def grid_html(headers: Sequence[str], rows: Iterable[Sequence[str]]) -> str:
     return f"<table><thead>{row_html(headers, 'th')}</thead><tbody>{body}</tbody></table>"
 
 
-def _rows(trace: Sequence[Step], named: NamePairs) -> list[tuple[str, str, str, str]]:
+def table_rows(trace: Sequence[Step], named: NamePairs) -> list[tuple[str, str, str, str]]:
     """Each step as table cells: number, node, gradients in, gradients out and where they went."""
     leaf_names = _leaf_names(named)
 
     def label(node: Node) -> str:
-        name = _short_name(node)
+        name = short_name(node)
         if node in leaf_names:
             return VIEW_MESSAGES.say("node of leaf", node=name, leaf=leaf_names[node])
         return name
@@ -101,7 +101,7 @@ def _rows(trace: Sequence[Step], named: NamePairs) -> list[tuple[str, str, str, 
             return VIEW_MESSAGES.say("nothing sent")
         parts = []
         for node, g in step.sent:
-            part = f"{_value(g)} → {label(node)}"
+            part = f"{value_text(g)} → {label(node)}"
             later = _next_run(trace, node, after=number)
             if later is not None:
                 part += VIEW_MESSAGES.say("used at step", number=later)
@@ -128,10 +128,12 @@ def _received(step: Step) -> str:
     arrived = step.grads_arrived or [None] * len(step.grads_in)
     texts = []
     for before, after in zip(arrived, step.grads_in, strict=True):
-        if step.grads_arrived is not None and not _same_bits((before,), (after,)):
-            texts.append(f"{_value(before)} → {VIEW_MESSAGES.say('hook')} → {_value(after)}")
+        if step.grads_arrived is not None and not same_bits((before,), (after,)):
+            texts.append(
+                f"{value_text(before)} → {VIEW_MESSAGES.say('hook')} → {value_text(after)}"
+            )
         else:
-            texts.append(_value(after))
+            texts.append(value_text(after))
     return ", ".join(texts)
 
 
@@ -156,12 +158,12 @@ def _leaf_names(named: NamePairs) -> dict[Node, str]:
     return found
 
 
-def _value(g: torch.Tensor | GradientSummary | None) -> str:
+def value_text(g: torch.Tensor | GradientSummary | None) -> str:
     # A summary is described as a tensor of its size is: its shape and dtype.
     return "None" if g is None else describe(g)
 
 
-def _names(names: Names) -> NamePairs:
+def name_pairs(names: Names) -> NamePairs:
     """The names given, then the variables of the notebook, as every picture names tensors.
 
     When IPython shows a `Trace` by itself, the code calling this is IPython's: the notebook's

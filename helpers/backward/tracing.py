@@ -15,10 +15,10 @@ import torch
 from torch.autograd.graph import Node
 
 from helpers.backward import table
-from helpers.backward.engine import _consumers_of_each_node, _edge, _short_name
+from helpers.backward.engine import consumers_of_each_node, gradient_edge_of, short_name
 from helpers.backward.records import Step, TracedValue
-from helpers.backward.refusals import _check_before_tracing, _friendly_errors, _seed
-from helpers.backward.watching import _watching
+from helpers.backward.refusals import check_before_tracing, friendly_errors, starting_gradient
+from helpers.backward.watching import watching_the_engine
 from helpers.graph import resolve_names
 from helpers.graph.model import describe, version_of
 
@@ -53,16 +53,18 @@ def trace(
     backward pass through the same nodes, running meanwhile, is neither recorded nor disturbed.
     """
     # Fail early, with a clear message, before any hook is in place.
-    seed = _seed(output, grad_output)
-    root = _edge(output)
-    consumers = _consumers_of_each_node(root.node)
-    _check_before_tracing(consumers, retain_graph)
+    seed = starting_gradient(output, grad_output)
+    root = gradient_edge_of(output)
+    consumers = consumers_of_each_node(root.node)
+    check_before_tracing(consumers, retain_graph)
     values = _values_during_the_pass(output, consumers)
-    watching = _watching(consumers, root.node, keep_gradients, arrivals=(root, seed, consumers))
-    with watching as runs, _friendly_errors():
+    watching = watching_the_engine(
+        consumers, root.node, keep_gradients, arrivals=(root, seed, consumers)
+    )
+    with watching as runs, friendly_errors():
         output.backward(grad_output, retain_graph=retain_graph)
     steps = [
-        Step(run.node, _short_name(run.node), run.received, run.sent, run.arrived) for run in runs
+        Step(run.node, short_name(run.node), run.received, run.sent, run.arrived) for run in runs
     ]
     return Trace(output, steps, values)
 

@@ -36,13 +36,13 @@ from helpers.backward.messages import VIEW_MESSAGES
 from helpers.backward.table import (
     NamePairs,
     Names,
-    _html_table,
-    _names,
-    _rows,
-    _text,
-    _value,
     as_html,
     as_text,
+    html_table,
+    name_pairs,
+    table_rows,
+    text_table,
+    value_text,
 )
 from helpers.backward.tracing import Trace
 from helpers.graph import policy
@@ -91,7 +91,7 @@ def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Draw
     _check_options(options, "frames")
     if len(trace) > MAX_FRAMES:
         raise ValueError(VIEW_MESSAGES.say("too many frames", count=len(trace), most=MAX_FRAMES))
-    return _frames(trace, _names(_checked_names(names)), options)[1]
+    return _frames(trace, name_pairs(_checked_names(names)), options)[1]
 
 
 def _frames(
@@ -165,7 +165,7 @@ def _leaf_gradients(trace: Trace) -> list[dict[Node, str]]:
         g = step.grads_in[0] if step.name == "AccumulateGrad" and step.grads_in else None
         if g is not None:
             sums[step.node] = g if step.node not in sums else _added(sums[step.node], g)
-            so_far = {**so_far, step.node: _value(sums[step.node])}
+            so_far = {**so_far, step.node: value_text(sums[step.node])}
         per_step.append(so_far)
     return per_step
 
@@ -189,7 +189,9 @@ def _with_leaf_gradients(
     for node in model.nodes:
         if node.kind == LEAF and not node.same_as and node.fn in widest:
             shown = so_far.get(node.fn)
-            node = replace(node, grad=_blank(widest[node.fn]) if shown is None else shown)
+            # The blank has room for the word "grad" too, which a blank gradient goes without.
+            blank = _blank(f"grad {widest[node.fn]}")
+            node = replace(node, grad=blank if shown is None else shown)
         nodes.append(node)
     return replace(model, nodes=nodes)
 
@@ -203,7 +205,7 @@ def _edge_labels(trace: Trace) -> dict[tuple[Node, Node], str | tuple[str, ...]]
     values: dict[tuple[Node, Node], list[str]] = {}
     for step in trace:
         for node, g in step.sent:
-            values.setdefault((step.node, node), []).append(_value(g))
+            values.setdefault((step.node, node), []).append(value_text(g))
     return {edge: v[0] if len(v) == 1 else tuple(v) for edge, v in values.items()}
 
 
@@ -231,8 +233,8 @@ class StepThrough:
     def __init__(self, trace: Trace, names: Names = None, **options: Any) -> None:
         _check_trace(trace, "step_through")
         _check_options(options, "step_through")
-        named = _names(_checked_names(names))
-        self.rows = _rows(trace, named)
+        named = name_pairs(_checked_names(names))
+        self.rows = table_rows(trace, named)
         self.pictures: list[str] = []  # one SVG text per step, or none for a long trace
         self.note = ""
         self._steps: _Steps | None = None
@@ -248,7 +250,7 @@ class StepThrough:
         return len(self.pictures)
 
     def __repr__(self) -> str:
-        table = _text(self.rows)
+        table = text_table(self.rows)
         return f"{self.note}\n{table}" if self.note else table
 
     def frame_html(self, index: int) -> str:
@@ -258,7 +260,7 @@ class StepThrough:
     def static_html(self) -> str:
         """Every picture in one row that scrolls sideways (or the table, for a long trace)."""
         if not self.pictures:
-            return f"<p>{html.escape(self.note)}</p>{_html_table(self.rows)}"
+            return f"<p>{html.escape(self.note)}</p>{html_table(self.rows)}"
         # Images, not inline SVG: JupyterLab strips inline SVG from the HTML of a notebook it does
         # not trust yet (one opened before running it), and keeps images.
         figures = "".join(self._figure(i, svg_image(svg)) for i, svg in enumerate(self.pictures))
@@ -333,7 +335,7 @@ class _Steps(PictureSource):
         model: graph.Graph,
     ) -> None:
         self._pictures = [inline_svg(svg) for svg in pictures]
-        self._rows = rows
+        self.table_rows = rows
         self.steps = len(pictures)
         self._full: graph.Graph | None = model
         self._walked: Walked | None = Walked(model, modules_of(model), frozenset(), frozenset())
@@ -352,7 +354,7 @@ class _Steps(PictureSource):
         self._step = min(max(step, 1), self.steps)
         self.svg = self._pictures[self._step - 1]
         self.home = self._boxes[self._step - 1]
-        self.caption = "\n".join(_caption(self._rows, self._step - 1))
+        self.caption = "\n".join(_caption(self.table_rows, self._step - 1))
 
     def read(self, box: str) -> dict[str, Any]:
         """The box's panel: what its Node did in the pass (kept as text, for as long as the view
@@ -378,7 +380,7 @@ class _Steps(PictureSource):
                     [VIEW_MESSAGES.say("at step", number=number), VIEW_MESSAGES.say("later")]
                 )
                 continue
-            _, _, received, sent = self._rows[number - 1]
+            _, _, received, sent = self.table_rows[number - 1]
             rows.append([VIEW_MESSAGES.say("received at", number=number), received])
             rows.append([VIEW_MESSAGES.say("sent at", number=number), sent])
         return {"heading": VIEW_MESSAGES.say("in this pass"), "rows": rows}

@@ -1,11 +1,11 @@
 """Hooks that watch PyTorch's engine run a backward pass: what each node received and sent.
 
-``_watching(nodes, root)`` puts a pre-hook and a hook on every node and yields the list of runs
-(`_Run`), which fills in the engine's order as the pass goes: `trace` makes its steps of them, and
-`grad` checks its by-hand answer against what they saw. Each gradient is kept as
+``watching_the_engine(nodes, root)`` puts a pre-hook and a hook on every node and yields the list of
+runs (`WatchedRun`), which fills in the engine's order as the pass goes: `trace` makes its steps of
+them, and `grad` checks its by-hand answer against what they saw. Each gradient is kept as
 `helpers.backward.gradients` keeps it. Given the graph (``arrivals``), the hooks also sum what
-arrives for each node before any hook of yours runs, as the engine sums it (`_Arrivals`), so that
-a trace can show where a hook changed a gradient. Another thread's backward pass through the same
+arrives for each node before any hook of yours runs, as the engine sums it (`_Arrivals`), so that a
+trace can show where a hook changed a gradient. Another thread's backward pass through the same
 nodes runs these hooks too: they tell it apart, and leave it alone.
 """
 
@@ -21,19 +21,19 @@ from dataclasses import dataclass
 import torch
 from torch.autograd.graph import GradientEdge, Node
 
-from helpers.backward.engine import _fit
+from helpers.backward.engine import fit_to_slot
 from helpers.backward.gradients import (
     Gradients,
     GradientSummary,
-    _kept_gradient,
-    _kept_whole,
-    _summary,
+    kept_gradient,
+    kept_whole,
+    summary_of,
 )
 from helpers.graph.model import version_of
 
 
 @dataclass(eq=False)
-class _Run:
+class WatchedRun:
     """One run of a node by PyTorch's engine, as hooks on the node saw it. Its gradients are
     kept as `_kept` keeps them: whole when small, else as a `GradientSummary`."""
 
@@ -50,12 +50,12 @@ class _Run:
 
 
 @contextmanager
-def _watching(
+def watching_the_engine(
     nodes: Iterable[Node],
     root: Node | None = None,
     keep_whole: bool = False,
     arrivals: tuple[GradientEdge, torch.Tensor, Mapping[Node, list[Node]]] | None = None,
-) -> Iterator[list[_Run]]:
+) -> Iterator[list[WatchedRun]]:
     """Watch PyTorch's engine run ``nodes`` in the backward pass that this thread starts next,
     from ``root``: yields the list of runs, in the order they started, which fills as the engine
     works. Each gradient is kept whole when small (every one with ``keep_whole``), else as a
@@ -76,17 +76,17 @@ def _watching(
 
 
 class _Watch:
-    """What the hooks of one `_watching` share: the runs so far, which backward passes are the
-    watched one (and those nested in it), and the gradients on their way to each node."""
+    """What the hooks of one `watching_the_engine` share: the runs so far, which backward passes are
+    the watched one (and those nested in it), and the gradients on their way to each node."""
 
     def __init__(self, root: Node | None, keep_whole: bool, arrivals: tuple | None) -> None:
-        self.runs: list[_Run] = []
+        self.runs: list[WatchedRun] = []
         self._root = root
         self._keep_whole = keep_whole
         self._thread = threading.get_ident()  # the thread that starts the watched pass
         self._first: int | None = None  # the engine's id of the watched pass
         self._passes: set[int] = set()  # that id, and those of the passes nested in it
-        self._open: dict[tuple[int, Node], _Run] = {}  # started, not yet finished
+        self._open: dict[tuple[int, Node], WatchedRun] = {}  # started, not yet finished
         self._open_per_thread: dict[int, int] = {}
         self._recorded: dict[int, tuple] = {}  # id() of a gradient -> (weak ref, version, record)
         self._arrivals = None if arrivals is None else _Arrivals(*arrivals, self._kept)
@@ -104,7 +104,7 @@ class _Watch:
                 return  # another thread's backward pass: not ours to record
             nested = graph_task != self._first
             with _unseen_by_the_profiler():
-                run = _Run(node, nested, self._kept(grad_outputs))
+                run = WatchedRun(node, nested, self._kept(grad_outputs))
                 if self._arrivals is not None and not nested:
                     run.arrived = self._arrivals.take(node)
             self.runs.append(run)
@@ -156,8 +156,8 @@ class _Watch:
         return tuple(None if g is None else self._kept_once(g) for g in grads)
 
     def _kept_once(self, g: torch.Tensor) -> torch.Tensor | GradientSummary:
-        if self._keep_whole or _kept_whole(g):
-            return _kept_gradient(g, keep_whole=True)
+        if self._keep_whole or kept_whole(g):
+            return kept_gradient(g, keep_whole=True)
         # One tensor, unchanged, is often recorded several times (AddBackward0 sends on what it
         # received, and the next node receives that): summarised once. A live weak reference
         # and an unmoved version counter make sure it is the same tensor with the same numbers.
@@ -165,7 +165,7 @@ class _Watch:
         seen = self._recorded.get(id(g))
         if seen is not None and seen[0]() is g and version is not None and seen[1] == version:
             return seen[2]
-        kept = _summary(g)
+        kept = summary_of(g)
         self._recorded[id(g)] = (weakref.ref(g), version, kept)
         return kept
 
@@ -221,7 +221,7 @@ class _Arrivals:
 
     def _settled(self, total: torch.Tensor) -> torch.Tensor | GradientSummary:
         # A sum is a tensor of our own: kept as it is when small, else summarised.
-        return total if _kept_whole(total) else self._keep([total])[0]
+        return total if kept_whole(total) else self._keep([total])[0]
 
     def send(self, node: Node, grads: Sequence, records: Gradients) -> None:
         """``node`` finished and sent ``grads`` on (kept as ``records``), one per edge. Called
@@ -239,7 +239,7 @@ class _Arrivals:
         expected = self._expected.get((node, slot))  # what the engine fits g to (mostly, g)
         if expected is None:
             expected = self._expected[(node, slot)] = _shape_and_dtype(node, slot)
-        fitted = g if (g.shape, g.dtype) == expected else _fit(g, node, slot)
+        fitted = g if (g.shape, g.dtype) == expected else fit_to_slot(g, node, slot)
         if self._edges_into_slot[(node, slot)] == 1:
             keep_record = fitted is g and record is not None
             slots[slot] = record if keep_record else self._keep([fitted])[0]
@@ -250,8 +250,8 @@ class _Arrivals:
 
 
 def _shape_and_dtype(node: Node, slot: int) -> tuple[torch.Size, torch.dtype]:
-    """The shape and dtype of output ``slot`` of ``node``'s forward operation (as `_fit` reads
-    them), where a gradient for it must arrive."""
+    """The shape and dtype of output ``slot`` of ``node``'s forward operation (as `fit_to_slot`
+    reads them), where a gradient for it must arrive."""
     expected = node._input_metadata[slot]
     return torch.Size(expected.shape), expected.dtype
 

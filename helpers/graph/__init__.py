@@ -39,6 +39,7 @@ from helpers.graph.names import Names, resolve_names
 from helpers.graph.options import DEFAULT_MAX_NODES, Options, roots, with_marks
 from helpers.graph.policy import (
     DEFAULT_SECONDS,
+    FORWARD_ROWS,
     MAX_SECONDS,
     SUGGESTED_ACROSS,
     SUGGESTED_ROWS,
@@ -60,6 +61,7 @@ __all__ = [
     "BOX_STYLES",
     "DEFAULT_MAX_NODES",
     "DEFAULT_SECONDS",
+    "FORWARD_ROWS",
     "MAX_SECONDS",
     "NODES_SAFE_TO_SEE",
     "SUGGESTED_ACROSS",
@@ -141,76 +143,41 @@ def draw(
 ) -> Drawing:
     """Draw the autograd graph behind ``output`` (a tensor, or a list of tensors).
 
-    What the boxes mean (colours are the same in every picture):
+    What the boxes mean (the same colours in every picture):
 
-    - blue, **leaf**: a tensor you created with ``requires_grad=True``: its name, its value (or
-      shape and dtype when it has more than 4 elements) and, after ``backward()``, ``grad``.
-    - grey ellipse, **op**: one autograd Node, named as PyTorch names it (``MulBackward0``).
-      Arrows go from an op's inputs to it; where several arrows come in, a small number at
-      each says which input it is (0, 1, ...).
-    - yellow, **tensor**: a named tensor an op computed, drawn just after that op, with its value,
-      and its gradient if you called ``retain_grad()`` on it. Unnamed intermediate tensors get no
-      box, as in PyTorch's graph, where only Nodes exist.
+    - blue, **leaf**: a tensor made with ``requires_grad=True``: name, value, and ``grad``
+      after ``backward()``.
+    - grey ellipse, **op**: one autograd Node (``MulBackward0``); small numbers at its arrows say
+      which input each is, where several come in.
+    - yellow, **tensor**: a named tensor an op computed (unnamed ones get no box: PyTorch's
+      graph holds only Nodes), with its gradient if you called ``retain_grad()``.
     - green, **output**: the tensors passed to ``draw``.
-    - orange, **saved** (with ``show_saved=True``): what an op kept for its backward; after
-      ``backward()`` has freed it, the op says "freed".
-    - dashed box with a name only: the **same tensor** (or Node) as the box of that name drawn
-      in full. A tensor used at many places far apart (a weight reused at every step of a loop)
-      is drawn in full once, with its one gradient, the sum over all its uses, and as a dashed
-      box beside each far use; the caption lists them.
-    - dashed "… N more nodes": what ``max_nodes`` cut off; the caption says so.
-    - purple, **module** (a graph recorded with ``with recording(model):``): a module of your
-      model folded into one box, with the numbers in its parameters and, after ``backward()``,
-      the norm of their gradients; a run of blocks built alike ("h.1–h.10") is one such box.
-      Modules drawn whole get a dashed purple frame with their name; an op's tooltip names the
-      line of your code that made it.
-    - ✓ green and ✗ red outlines (``marks=``): your gradients, right or wrong, as `compare` in
-      `helpers.backward` found them; the thickest is the one to fix first.
+    - orange, **saved** (``show_saved=True``): what an op kept for its backward, or "freed".
+    - dashed box with a name only: the **same tensor** as the box of that name drawn in full.
+    - dashed "… N more nodes": what ``max_nodes`` left out.
+    - purple, **module** (after ``with recording(model):``): a module folded into one box, its
+      parameters and their gradients' norm; modules drawn whole get a dashed purple frame.
+    - ✓ green and ✗ red outlines (``marks=``): your gradients as `compare` found them.
 
-    Arguments:
-        names: extra names, a dict ``{name: tensor or module}`` or pairs such as
-            ``model.named_parameters()``. Names also come from the variables of the code calling
-            ``draw`` (locals, then globals, skipping names that start with ``_``; a module
-            variable ``model`` names its parameters ``model.weight``...). Tensors are matched by
-            identity. When a tensor has several names, ``names`` wins, then the shortest
-            variable name, then the alphabetically first.
-        direction: "forward" (arrows follow the computation, inputs at the top) or "backward"
-            (arrows follow the gradients, output at the top, like torchviz). "auto", the
-            default, draws forward a picture of up to `FORWARD_ROWS` rows (a few screens), and
-            backward a taller one, so that it opens where you look first: at the output.
-        show_values, show_grads: set False to leave values (shapes stay) or gradients out.
-        show_saved: also show what each op saved for backward.
-        max_nodes: draw at most this many autograd Nodes, those nearest the output; None for
-            all. Where your parameters are named as numbered layers of a stack
-            (``model.layers.5.linear1.weight``), the Nodes are counted from the output layer by
-            layer, and the default picture keeps whole layers: the last few, not scraps of many.
-            With the default, a picture that would be slow to lay out is cut further. A picture
-            estimated to take Graphviz more than 30 s is refused (`GraphTooLarge`, which
-            says what to draw instead) before anything is laid out; one that takes more than
-            half a second is laid out in a child process, which *Interrupt kernel* stops. The
-            helpers look at no more than `NODES_SAFE_TO_SEE` (5,000) Nodes of a graph in one
-            call: in a bigger graph, the default picture says where it stopped, and asking for
-            more than it went through is refused.
-        highlight: an autograd Node (e.g. ``y.grad_fn``) whose box gets a thick red border; a
-            leaf's AccumulateGrad Node highlights the leaf's box. None for no highlight; a Node
-            cut off by ``max_nodes`` highlights nothing.
-        edge_labels: ``{(node, next_node): text}`` writes ``text`` on the arrow between two
-            Nodes, where ``next_node`` is in ``node.next_functions`` (either order works). Where
-            several arrows join the two (``x * x``), a list of texts gives each its own, in the
-            order of ``node.next_functions``. Keys for Nodes cut off by ``max_nodes`` are
-            ignored; other unknown keys raise ValueError.
+    Arguments (docs/architecture.md, "What draw shows", says more of each):
+        names: extra names, ``{name: tensor or module}`` or pairs such as
+            ``model.named_parameters()``; names also come from the caller's variables.
+        direction: "forward" (inputs at the top), "backward" (output at the top), or "auto":
+            forward up to `FORWARD_ROWS` rows, backward for a taller picture.
+        show_values, show_grads, show_saved: what the boxes show.
+        max_nodes: draw at most this many Nodes, those nearest the output; None for all. The
+            default picture is cut further where it would be slow, and says so.
+        highlight: a Node (``y.grad_fn``) whose box gets a thick red border.
+        edge_labels: ``{(node, next_node): text}``, a text on the arrow between two Nodes.
         expand: a module's path (``"transformer.h.3"``), or several, drawn whole inside the
             folded rest of a recorded graph.
-        fold: with True, the default, the picture of a recorded graph too big to read whole
-            (more than about 60 boxes) is folded by module, a level at a time from the model
-            down, while it keeps to about 60 boxes. False draws every Node, framed by module.
-        marks: what `helpers.backward.compare` returned: the tensors it compared, marked right
-            or wrong (also ``(name, tensor, mark)`` triples, mark one of "right", "wrong",
-            "first wrong").
+        fold: False draws every Node of a recorded graph, framed by module.
+        marks: what `helpers.backward.compare` returned, to mark your gradients right or wrong.
 
     Returns a `Drawing`: ``.source`` is the DOT text, ``.svg()`` renders it, ``.save(path)``
     writes .svg, .png or .dot, and a notebook shows it as a picture. It keeps no reference to
-    your tensors.
+    your tensors. A picture estimated to take Graphviz more than `MAX_SECONDS` is refused
+    (`GraphTooLarge`, which says what to draw instead) before anything is laid out.
     """
     options = Options.checked(
         show_values=show_values,

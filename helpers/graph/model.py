@@ -29,7 +29,7 @@ from typing import Any
 
 import torch
 
-from helpers import _seen_nodes
+from helpers import seen_nodes
 from helpers.language import Catalogue
 
 LEAF = "leaf"  # a tensor that requires grad and was not computed: AccumulateGrad's target
@@ -57,7 +57,7 @@ SAVED_BOXES = 10
 # inputs: reading its next_functions shows them all). Once Python has seen a Node, PyTorch frees
 # it through its Python object, one Node inside the other: letting go of a graph with a chain of
 # about 35,000 seen Nodes (Linux's 8 MB main-thread stack; 12,000 with python.exe's 2 MB) crashes
-# the process. `helpers._seen_nodes` holds every Node a helper sees and frees them one at a time;
+# the process. `helpers.seen_nodes` holds every Node a helper sees and frees them one at a time;
 # this limit keeps any one call well under the crash even without it, and bounds its work.
 NODES_SAFE_TO_SEE = 5_000
 # What a picture says in words, in each language the helpers speak (helpers.language): its
@@ -378,7 +378,7 @@ def walk(start: Iterable[Any]) -> Walk:
     Iterative on purpose: a recursive walk hits Python's recursion limit on deep graphs.
     """
     limit = NODES_SAFE_TO_SEE  # read when called: a measuring script may raise it for itself
-    _seen_nodes.let_go()
+    seen_nodes.let_go()
     order: list[Any] = []
     seen: set[Any] = set()
     queue: deque[Any] = deque()
@@ -392,7 +392,7 @@ def walk(start: Iterable[Any]) -> Walk:
         fn = queue.popleft()
         order.append(fn)
         next_fns = [next_fn for next_fn, _ in fn.next_functions if next_fn is not None]
-        _seen_nodes.hold(fn, next_fns)  # freed safely once the learner lets go of the graph
+        seen_nodes.hold(fn, next_fns)  # freed safely once the learner lets go of the graph
         for next_fn in next_fns:
             if next_fn not in seen:
                 seen.add(next_fn)
@@ -650,7 +650,7 @@ class _Builder:
         notes: list[str] = []
         freed: list[str] = []
         changed: list[str] = []
-        for slot_name, read in _saved_slots(fn):
+        for slot_name, read in saved_slots(fn):
             try:
                 value = read()
             except RuntimeError as error:
@@ -701,7 +701,7 @@ class _Builder:
             self.edges.append(GraphEdge(summary, self.box_of[fn], "summary"))
 
 
-def _saved_slots(fn: Any) -> list[tuple[str, Any]]:
+def saved_slots(fn: Any) -> list[tuple[str, Any]]:
     """(name, reader) for each value ``fn`` saved; readers raise RuntimeError once it is freed."""
     if hasattr(fn, "_forward_cls"):  # a custom autograd.Function: ctx.save_for_backward(...)
         return [("saved_tensors", lambda: fn.saved_tensors)]

@@ -28,10 +28,10 @@ from helpers.graph.model import (
     TENSOR,
     Graph,
     GraphNode,
-    _saved_slots,
     describe,
     format_number,
     norm,
+    saved_slots,
     version_of,
 )
 from helpers.graph.modules import Modules
@@ -334,7 +334,7 @@ def saved_sections(fn: Any) -> list[dict[str, Any]]:
     backward freed it or an in-place change spoiled it; then the other values it kept (a loss's
     ``ignore_index``, a dimension), apart, since they are not tensors."""
     tensors, values = [], []
-    for slot_name, read in _saved_slots(fn):
+    for slot_name, read in saved_slots(fn):
         try:
             value = read()
         except RuntimeError as error:

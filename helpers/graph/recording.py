@@ -24,7 +24,7 @@ the call's label. Which Nodes a call made is told in one of two ways (see NOTE [
 made] below): from torch 2.14 on, by PyTorch's public hook on every Node it creates
 (``torch.autograd.graph.node_creation_hook``); before, by PyTorch's private sequence numbers.
 Each Node labelled is read from Python, so it is held as every Node a helper sees
-(`helpers._seen_nodes`): a long chain of them is then freed one at a time, not one inside another.
+(`helpers.seen_nodes`): a long chain of them is then freed one at a time, not one inside another.
 
 What it cannot see: a custom autograd Function's Node (``apply`` is no torch function) is found
 from the outputs of the module that made it, and gets that module with no line, or no label when
@@ -49,7 +49,7 @@ from typing import Any
 import torch
 from torch.overrides import TorchFunctionMode
 
-from helpers import _seen_nodes
+from helpers import seen_nodes
 from helpers.language import Catalogue
 
 __all__ = ["MADE_BY", "MadeBy", "made_by", "recording"]
@@ -122,7 +122,7 @@ def recording(model: torch.nn.Module) -> Iterator[None]:
     scripted = _first_scripted(model)
     if scripted is not None:
         raise TypeError(MESSAGES.say("scripted", name=scripted or "model"))
-    _seen_nodes.let_go()  # the Nodes of graphs let go since the last helper call
+    seen_nodes.let_go()  # the Nodes of graphs let go since the last helper call
     outer = getattr(_ACTIVE, "recorder", None)
     recorder = outer or _Recorder()
     added: list[int] = []
@@ -253,7 +253,7 @@ class _Recorder:
             if threading.get_ident() != self.thread:
                 return  # another thread calling the model: not this block's
             if not self.running:
-                _seen_nodes.let_go()  # a new forward pass: free the Nodes of the last one's graph
+                seen_nodes.let_go()  # a new forward pass: free the Nodes of the last one's graph
             self.calls[info] += 1
             self.running.append(_Running(info, self.made_so_far(), self.labelled, self.calls[info]))
 
@@ -332,7 +332,7 @@ class _Recorder:
             if start <= node._sequence_nr() < end:
                 to_visit.append(node)
             else:
-                _seen_nodes.hold(node)  # an older Node handed back (x.contiguous() gives x)
+                seen_nodes.hold(node)  # an older Node handed back (x.contiguous() gives x)
         while to_visit:
             node = to_visit.pop()
             if MADE_BY in node.metadata:
@@ -349,7 +349,7 @@ class _Recorder:
         for node in self.made[start:]:
             if hasattr(node, "variable"):  # an AccumulateGrad: only they have it
                 self._label_parameter(node)
-                _seen_nodes.hold(node)
+                seen_nodes.hold(node)
                 continue
             if MADE_BY not in node.metadata:
                 node.metadata[MADE_BY] = label
@@ -379,7 +379,7 @@ class _Recorder:
         next_nodes = [next_node for next_node, _ in node.next_functions if next_node is not None]
         # Reading next_functions makes Python see these Nodes, and PyTorch frees seen Nodes one
         # inside the other: held here, a long chain of them is freed one at a time instead.
-        _seen_nodes.hold(node, next_nodes)
+        seen_nodes.hold(node, next_nodes)
         for next_node in next_nodes:
             if hasattr(next_node, "variable"):  # an AccumulateGrad: only they have it
                 self._label_parameter(next_node)

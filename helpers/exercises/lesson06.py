@@ -1,4 +1,5 @@
-"""Check yourself, notebook 06: ReLU's gradient at 0, and why gradcheck wants float64."""
+"""Check yourself, notebook 06: ReLU's gradient at 0, a wrong backward that raises no error, and
+why gradcheck wants float64."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import torch
 from helpers.exercises import as_choice, exercise, numbers_equal
 from helpers.torch_version import clamp_gradient_at_zero
 
-# 06.2's right answer follows the torch running: "a" where clamp(min=0) sends back 1 at exactly 0,
+# 06.3's right answer follows the torch running: "a" where clamp(min=0) sends back 1 at exactly 0,
 # as MyReLU does (torch 2.13 and earlier), "b" where it sends back 0 (2.14 and later).
 _SAME_CHOICE_AT_ZERO = clamp_gradient_at_zero() == 1.0
 _TIE_LETTER = "a" if _SAME_CHOICE_AT_ZERO else "b"
@@ -54,13 +55,51 @@ def _a_larger_step_keeps_more_digits(answer: Any) -> bool:
 @exercise(
     "06.2",
     {
-        "en": "Predict before you run it: section 5 trains twice from the same start, once with "
-        "clamp(min=0) and once with MyReLU. Do the two runs give the same 500 losses? 'a': yes, "
-        "equal to the last bit at every step; 'b': equal to the last bit up to the first step with "
-        "a hidden value at exactly 0.0, and apart from the step after it; 'c': no, apart in the "
-        "last bits from the first step on.",
-        "zh": "先预测，再运行：第 5 节从同一个起点训练两次，一次用 clamp(min=0)，一次用 "
-        "MyReLU。两次运行的 500 个损失相同吗？'a'：相同，每一步都逐位相等；'b'：在第一次有"
+        "en": "Predict, then run: BrokenReLU's backward has x > 0 where MyReLU's has x < 0. What "
+        "happens? 'a': its backward() raises an error, since the gradient it returns is wrong; "
+        "'b': backward() runs without a word, and gradcheck rejects it; 'c': backward() runs, and "
+        "gradcheck passes it too, since its forward is right.",
+        "zh": "先预测，再运行：BrokenReLU 的反向里写的是 x > 0，而 MyReLU 里是 x < 0。会发生"
+        "什么？'a'：它的 backward() 会报错，因为它返回的梯度是错的；'b'：backward() 一声不响地"
+        "运行完，而 gradcheck 判它不对；'c'：backward() 运行完，gradcheck 也让它通过，因为它的"
+        "前向是对的。",
+    },
+    hint={
+        "en": "What could autograd compare your backward's numbers with, to call them wrong? And "
+        "what does gradcheck compare them with?",
+        "zh": "autograd 能拿什么和你的 backward 返回的数值比较，从而判定它们是错的？gradcheck "
+        "又是拿什么和它们比较的？",
+    },
+    why={
+        "en": "autograd has no other gradient to hold yours against: it takes whatever backward "
+        "returns, of the right shape, and goes on, so backward() runs without an error or a "
+        "warning. gradcheck measures the slope by finite differences and compares: the measured "
+        "Jacobian is 1 on the diagonal where the input is positive, the returned one 1 where it "
+        "is negative, so it raises GradcheckError ('Jacobian mismatch'). A good forward proves "
+        "nothing about a backward written by hand.",
+        "zh": "autograd 没有另一个梯度可以拿来和你的比较：backward 返回什么（只要形状对），它就"
+        "用什么，接着往下算，所以 backward() 运行时既不报错也不警告。gradcheck 用有限差分测量"
+        "斜率再作比较：测得的雅可比矩阵在输入为正的位置对角线上是 1，返回的却在输入为负的位置"
+        "是 1，于是它抛出 GradcheckError（Jacobian mismatch）。前向写对了，并不能说明手写的反向"
+        "也对。",
+    },
+    right_answers=("b", "B", "“b”", "b。", "(b)"),
+    wrong_answers=("a", "c", 1, "bc", ["b"]),
+)
+def _a_wrong_backward_runs_and_gradcheck_catches_it(answer: Any) -> bool:
+    return as_choice(answer, "abc") == "b"
+
+
+@exercise(
+    "06.3",
+    {
+        "en": "Predict before you run it: section 7 trains again from the same start as MyReLU's "
+        "run, with clamp(min=0). Do the two runs give the same 500 losses? 'a': yes, equal to the "
+        "last bit at every step; 'b': equal to the last bit up to the first step with a hidden "
+        "value at exactly 0.0, and apart from the step after it; 'c': no, apart in the last bits "
+        "from the first step on.",
+        "zh": "先预测，再运行：第 7 节从 MyReLU 那次运行的起点出发，再用 clamp(min=0) 训练一次。"
+        "两次运行的 500 个损失相同吗？'a'：相同，每一步都逐位相等；'b'：在第一次有"
         "隐藏值恰好为 0.0 的那一步之前（含这一步）逐位相等，从下一步起不再相等；'c'：不相同，"
         "从第一步起最后几位就不一样。",
     },
@@ -94,7 +133,7 @@ def _same_bits_up_to_a_tie(answer: Any) -> bool:
 
 
 @exercise(
-    "06.3",
+    "06.4",
     {
         "en": "x = torch.tensor([-1.0, 0.0, 2.0], requires_grad=True), then "
         "(torch.relu(x) + MyReLU.apply(x)).sum().backward(). What is x.grad?",
@@ -150,7 +189,7 @@ def _two_relus_at_zero(answer: Any) -> bool:
 
 
 @exercise(
-    "06.4",
+    "06.5",
     {
         "en": "Why does gradcheck want float64 inputs? 'a': the finite-difference slope it "
         "measures keeps only about two correct digits in float32; 'b': MyReLU only works in "

@@ -23,7 +23,7 @@ from helpers.backward_view import (
     table_html,
     table_text,
 )
-from helpers.graph import model as graph_captions
+from helpers.graph import captions as graph_captions
 from helpers.language import speaking
 
 

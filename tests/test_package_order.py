@@ -24,7 +24,7 @@ import pytest
 HELPERS = Path(__file__).resolve().parent.parent / "helpers"
 ORDER = {
     "graph": [
-        *("messages", "recording", "model", "names", "modules", "cut", "layout", "dot"),
+        *("messages", "captions", "recording", "model", "names", "modules", "cut", "layout", "dot"),
         *("render", "options", "policy", "panel", "explore"),
     ],
     "plot": ["messages", "words", "checks", "axes", "finished", "live"],
@@ -96,6 +96,20 @@ def test_what_modules_share_is_public_inside_the_package():
                     if alias.name.startswith("_") and not alias.name.startswith("__")
                 ]
     assert shared == []
+
+
+# About as much as a reader takes in at one sitting: a module longer than this holds two concerns.
+MOST_LINES = 720
+
+
+def test_no_module_is_longer_than_a_reader_reads_at_one_sitting():
+    files = [*HELPERS.rglob("*.py"), *HELPERS.rglob("*.js")]
+    long = {
+        str(path.relative_to(HELPERS)): lines
+        for path in files
+        if (lines := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES
+    }
+    assert len(files) > 40 and long == {}
 
 
 def test_the_order_check_fails_on_a_module_that_imports_one_after_it():

@@ -30,13 +30,13 @@ from dataclasses import dataclass, replace
 import torch
 from torch.autograd.graph import Node
 
+from helpers.backward.compare_messages import COMPARE_MESSAGES as MESSAGES
 from helpers.backward.engine import (
     ReadyNodes,
     backward_by_hand,
     consumers_of_each_node,
     gradient_edge_of,
 )
-from helpers.backward.messages import COMPARE_MESSAGES as MESSAGES
 from helpers.backward.refusals import (
     friendly_errors,
     refuse_nested_tensors,

@@ -46,7 +46,8 @@ from helpers.backward.table import (
 )
 from helpers.backward.tracing import Trace
 from helpers.graph import policy
-from helpers.graph.model import LEAF, SAVED, TENSOR_KINDS, caption
+from helpers.graph.captions import caption
+from helpers.graph.model import LEAF, SAVED, TENSOR_KINDS
 from helpers.graph.modules import modules_of
 from helpers.graph.panel import PictureSource, Walked, gone, read_box, without_nodes
 from helpers.view import WIDGET_VIEW, Explorer, forget_with, inline_svg, svg_image

@@ -115,11 +115,12 @@ import re
 import string
 from collections.abc import Mapping
 from dataclasses import dataclass
-from decimal import Decimal
 from typing import Any
 
 import numpy as np
 import torch
+
+from helpers.exercises.numerals import chinese_number
 
 __all__ = [
     "Names",
@@ -175,14 +176,6 @@ _THOUSANDS = re.compile(r"[+-]?\d{1,3}(,\d{3})+(\.\d*)?")
 _LIST_GAP = re.compile(r"[\s,;]+|\s*(?:和|与|以及|及|\band\b)\s*", re.I)
 # A unit word after a count: 101000个, 3次, 10.1万个.
 _UNIT_WORD = re.compile(r"\s*[个步次项份]\Z")
-# Chinese numerals: digits, units inside a group of four digits, and the groups 万 and 亿.
-_CHINESE_DIGITS = dict(
-    zip("〇零一二两三四五六七八九", (0, 0, 1, 2, 2, 3, 4, 5, 6, 7, 8, 9), strict=True)
-)
-_CHINESE_UNITS = {"十": 10, "百": 100, "千": 1000}
-_CHINESE_GROUPS = {"万": 10**4, "亿": 10**8}
-_CHINESE_NUMERALS = {*_CHINESE_DIGITS, *_CHINESE_UNITS, *_CHINESE_GROUPS}
-_CHINESE_TOKEN = re.compile(r"\d+(?:\.\d+)?|\S")
 # An exercise id: 01.1, 1.1, 01-1, 第1.1题.
 _EXERCISE_ID = re.compile(r"第?\s*(\d{1,3})\s*[.\-_,:/]\s*(\d{1,3})\s*题?")
 # Words a learner may write for "no value" where the answer is None: a spelling, not a value.
@@ -656,61 +649,10 @@ def _number_from_text(text: str) -> float:
         return float(body)
     except ValueError:
         pass
-    number = _chinese_number(body)
+    number = chinese_number(body)
     if number is None:
         raise WrongKind("number")
     return number
-
-
-def _chinese_number(text: str) -> float | None:
-    """The number written with Chinese numerals (十八, 一百零一, 10.1万, 一〇一), or None."""
-    sign = -1 if text[:1] in ("-", "负") else 1
-    tokens = _CHINESE_TOKEN.findall(text[1:] if sign < 0 else text)
-    chinese = [token for token in tokens if not token[0].isdecimal()]
-    if not chinese or not _CHINESE_NUMERALS.issuperset(chinese):
-        return None
-    if len(tokens) > 1 and all(token in _CHINESE_DIGITS and token != "两" for token in tokens):
-        # 一〇一 or 二〇二六: the digits one by one, as years are written.
-        return sign * float("".join(str(_CHINESE_DIGITS[token]) for token in tokens))
-    value = _grouped_number(tokens)
-    return None if value is None else sign * float(value)
-
-
-def _grouped_number(tokens: list[str]) -> Decimal | None:
-    """The value of 十八, 三十三, 一百零一, 十万一千, 两万五, 10.1万: digits, each with its unit,
-    in groups of four digits closed by 万 or 亿. None for what is no number (三三十, 百百)."""
-    total = group = Decimal(0)
-    digit: Decimal | None = None  # the digit read, waiting for its unit
-    said_digit = False  # a Chinese digit, for the spoken "两万五" (25000) and "一百一" (110)
-    place = 0  # the unit or group just read, unless a 零 came after it
-    last_unit, last_group = 10**4, 10**12
-    for index, token in enumerate(tokens):
-        if token in _CHINESE_UNITS:
-            unit = _CHINESE_UNITS[token]
-            if unit >= last_unit:
-                return None
-            group += (Decimal(1) if digit is None else digit) * unit  # 十八: one ten
-            digit, last_unit, place = None, unit, unit
-        elif token in _CHINESE_GROUPS:
-            size = _CHINESE_GROUPS[token]
-            amount = group + (digit or 0)
-            if size >= last_group or amount == 0:
-                return None
-            total += amount * size
-            group, digit, last_unit, last_group, place = Decimal(0), None, 10**4, size, size
-        elif token in ("〇", "零") and index > 0:
-            if digit is not None:
-                return None
-            place = 0  # 一百零一: 零 holds the empty place, so the 一 after it is one
-        else:
-            if digit is not None:
-                return None  # two digits with no unit between them
-            digit = Decimal(_CHINESE_DIGITS.get(token, token))
-            said_digit = token in _CHINESE_DIGITS
-    if digit is not None:
-        # A last digit right after 百, 千, 万 or 亿 counts in the place below it, as it is said.
-        group += digit * (place // 10 if said_digit and place >= 100 else 1)
-    return total + group
 
 
 def _numbers(answer: Any) -> torch.Tensor:

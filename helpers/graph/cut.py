@@ -21,6 +21,7 @@ import re
 from collections import Counter, defaultdict
 from dataclasses import replace
 
+from helpers.graph.captions import caption
 from helpers.graph.model import (
     LEAF,
     MODULE,
@@ -32,7 +33,6 @@ from helpers.graph.model import (
     Graph,
     GraphEdge,
     GraphNode,
-    caption,
     heights,
     inputs_and_consumers,
     summary_box,

@@ -19,6 +19,7 @@ from typing import Any
 
 import torch
 
+from helpers.graph.captions import caption
 from helpers.graph.layout import Plan, plan
 from helpers.graph.messages import MESSAGES
 from helpers.graph.model import (
@@ -32,7 +33,6 @@ from helpers.graph.model import (
     Graph,
     GraphEdge,
     GraphNode,
-    caption,
     is_one_line_box,
 )
 from helpers.text import is_wide, wrap

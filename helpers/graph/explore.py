@@ -17,10 +17,11 @@ from typing import Any
 import torch
 
 from helpers.graph import modules
+from helpers.graph.captions import caption
 from helpers.graph.dot import caption_notes, to_dot
 from helpers.graph.layout import Plan
 from helpers.graph.messages import MESSAGES
-from helpers.graph.model import MODULE, SUMMARY, Graph, build_graph, caption
+from helpers.graph.model import MODULE, SUMMARY, Graph, build_graph
 from helpers.graph.modules import folded_at, opened_to, unfolded
 from helpers.graph.options import Options, with_marks
 from helpers.graph.panel import (

@@ -2,7 +2,7 @@
 
 Errors about what `draw`, `build` and `to_dot` were given (the tensors, the names, the options,
 ``highlight=`` and ``edge_labels=``) and about a picture too big to make. What a picture itself
-says (its caption, its notes and tooltips) is `helpers.graph.model.CAPTIONS`; what a `Drawing`
+says (its caption, its notes and tooltips) is `helpers.graph.captions.CAPTIONS`; what a `Drawing`
 and Graphviz say is in `helpers.graph.render`. Doubled braces are literal ones: texts are filled
 with str.format. Keys are joined with "_": tests/test_messages.py takes two words in a raise for
 an English sentence.

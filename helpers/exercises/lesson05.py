@@ -1,20 +1,21 @@
-"""Check yourself, notebook 05: gradients add up, how many there are, updates outside no_grad."""
+"""Check yourself, notebook 05: an update outside no_grad, the learning rate, the scale of the
+start, gradients that add up, and how many there are."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from helpers.exercises import as_choice, as_number, exercise, means_none
+from helpers.exercises import as_choice, as_number, exercise
 
 
 @exercise(
     "05.1",
     {
-        "en": "Predict before you run it: the loop of section 4 updates with "
+        "en": "Predict before you run it: the loop of section 5, changed to update with "
         "w1 = w1 - learning_rate * w1.grad, outside torch.no_grad(), for 3 steps. Where does it "
         "stop? 'a': at loss.backward() in step 1; 'b': at w1.grad.zero_() in step 0; 'c': "
         "nowhere, it runs all 3 steps; 'd': at the update w1 = w1 - ... in step 0.",
-        "zh": "先预测，再运行：第 4 节的循环在 torch.no_grad() 之外用 "
+        "zh": "先预测，再运行：把第 5 节的循环改成在 torch.no_grad() 之外用 "
         "w1 = w1 - learning_rate * w1.grad 更新权重，共 3 步。它会停在哪里？"
         "'a'：第 1 步的 loss.backward()；'b'：第 0 步的 w1.grad.zero_()；"
         "'c'：哪儿也不停，3 步全部跑完；'d'：第 0 步的更新语句 w1 = w1 - ...。",
@@ -44,15 +45,13 @@ def _where_the_recorded_update_stops(answer: Any) -> bool:
 @exercise(
     "05.2",
     {
-        "en": "In the cell of section 6 that prints where the bottom lies, change "
-        "learning_rate=1e-6 to learning_rate=2e-6 and run it again. What does seed 0's first "
-        "step show now? 'a': the bottom at about 0.60 of the step, and the loss falls; 'b': the "
-        "bottom at about 0.30, and the loss rises; 'c': the bottom at about 1.20, and the loss "
-        "falls.",
-        "zh": "在第 6 节打印谷底位置的那个单元格里，把 learning_rate=1e-6 改成 "
-        "learning_rate=2e-6，再运行一次。种子 0 的第一步现在是什么样？"
-        "'a'：谷底约在这一步的 0.60 处，损失下降；'b'：谷底约在 0.30 处，损失上升；"
-        "'c'：谷底约在 1.20 处，损失下降。",
+        "en": "In the cell of section 6 that draws the loss along the first step, change "
+        "learning_rate_tried = 1e-6 to 2e-6 and run it again. Where is seed 0's lowest point "
+        "now, and where does its step land? 'a': at about 60 %, lower than it started; 'b': at "
+        "about 30 %, higher than it started; 'c': at 100 %, lower than it started.",
+        "zh": "在第 6 节画出沿第一步的损失的那个单元格里，把 learning_rate_tried = 1e-6 改成 "
+        "2e-6，再运行一次。种子 0 的谷底位置现在在哪里？这一步落在哪里？'a'：约在 60 % 处，"
+        "落得比出发点低；'b'：约在 30 % 处，落得比出发点高；'c'：在 100 % 处，落得比出发点低。",
     },
     hint={
         "en": "The first step starts from the same weights and goes in the same direction, the "
@@ -63,10 +62,10 @@ def _where_the_recorded_update_stops(answer: Any) -> bool:
     },
     why={
         "en": "The valley along the first step is the same; the step is twice as long, so its "
-        "bottom, 0.60 of the old step, is 0.30 of the new one. That is before halfway: the step "
-        "crosses the bottom and lands higher, and the loss rises from 2.94e+07 to 7.89e+07.",
-        "zh": "第一步沿线的山谷没有变；步子长了一倍，所以原来位于这一步 0.60 处的谷底，"
-        "现在位于新的一步的 0.30 处。它在一半之前：这一步越过谷底，落在更高的地方，"
+        "bottom, at 60 % of the old step, is at 30 % of the new one. That is before halfway: the "
+        "step crosses the bottom and lands higher, and the loss rises from 2.94e+07 to 7.89e+07.",
+        "zh": "第一步沿线的山谷没有变；步子长了一倍，所以原来位于这一步 60 % 处的谷底，"
+        "现在位于新的一步的 30 % 处。它在一半之前：这一步越过谷底，落在更高的地方，"
         "损失从 2.94e+07 升到 7.89e+07。",
     },
     right_answers=("b", "B", "‘b’", "b。", "(b)"),
@@ -78,6 +77,43 @@ def _twice_the_step(answer: Any) -> bool:
 
 @exercise(
     "05.3",
+    {
+        "en": "In section 7, the cell that trains with learning_rate=1e-3 starts from N(0, 1) "
+        "weights and ends in nan. Rescale its start, w1_0 / D_in**0.5 and w2_0 / H**0.5, and run "
+        "it again. What does it print? 'a': a first loss near 3e7, and nan at the end; 'b': a "
+        "first loss near 1e3, and nan at the end; 'c': a first loss near 1e3, and a last loss "
+        "below 1e-3; 'd': a first loss near 1, and a last loss below 1e-3.",
+        "zh": "第 7 节里用 learning_rate=1e-3 训练的那个单元格从 N(0, 1) 权重出发，最后得到 nan。"
+        "把起点缩小成 w1_0 / D_in**0.5 和 w2_0 / H**0.5，再运行一次。它打印什么？"
+        "'a'：第一个损失在 3e7 附近，最后是 nan；'b'：第一个损失在 1e3 附近，最后是 nan；"
+        "'c'：第一个损失在 1e3 附近，最后一个损失低于 1e-3；'d'：第一个损失在 1 附近，"
+        "最后一个损失低于 1e-3。",
+    },
+    hint={
+        "en": "Redo section 2's arithmetic with the rescaled weights: what is the variance of "
+        "h, of y_pred, and of each of the 640 differences? Then: with outputs that small, is "
+        "a step of 1e-3 still too long?",
+        "zh": "用缩小后的权重把第 2 节的算术再做一遍：h、y_pred 的方差各是多少？640 个差值"
+        "各自的方差是多少？再想一想：输出这么小的时候，1e-3 的步子还会太长吗？",
+    },
+    why={
+        "en": "Rescaled, h has variance about 1, the ReLU keeps 1/2, y_pred has variance about "
+        "1/2, and with the targets' 1 the first loss is near 640 x 1.5 = 960 (it prints 929). "
+        "The valley is no longer narrow: 1e-3 is a step it allows, and the loss is below 1e-3 "
+        "from step 54 on.",
+        "zh": "缩小之后，h 的方差约为 1，ReLU 之后剩 1/2，y_pred 的方差约为 1/2，再加上目标值的 "
+        "1，第一个损失约为 640 × 1.5 = 960（打印出 929）。山谷不再狭窄：1e-3 的步子它容得下，"
+        "从第 54 步起损失就低于 1e-3。",
+    },
+    right_answers=("c", "C", "'c'", "c。", "（c）"),
+    wrong_answers=("a", "b", "d", "cd", ["c"], 960),
+)
+def _a_rescaled_start(answer: Any) -> bool:
+    return as_choice(answer, "abcd") == "c"
+
+
+@exercise(
+    "05.4",
     {
         "en": "You delete the two .grad.zero_() lines from the loop. During step 1, after "
         "loss.backward(), what does w2.grad hold? 'a': the gradient of step 1; 'b': the sum of "
@@ -106,7 +142,7 @@ def _gradients_accumulate(answer: Any) -> bool:
 
 
 @exercise(
-    "05.4",
+    "05.5",
     {
         "en": "How many numbers does one loss.backward() write into .grad tensors in notebook "
         "05's network?",
@@ -153,31 +189,3 @@ def _gradients_accumulate(answer: Any) -> bool:
 )
 def _number_of_gradients(answer: Any) -> bool:
     return as_number(answer) == 101000
-
-
-@exercise(
-    "05.5",
-    {
-        "en": "Outside torch.no_grad() you update with w1 = w1 - learning_rate * w1.grad, run "
-        "the next forward pass and loss.backward(). What is w1.grad now?",
-        "zh": "你在 torch.no_grad() 之外用 w1 = w1 - learning_rate * w1.grad 更新权重，然后运行"
-        "下一次前向传播和 loss.backward()。现在 w1.grad 是什么？",
-    },
-    hint={
-        "en": "After w1 = w1 - ..., the name w1 points at a new tensor, the result of a "
-        "subtraction that autograd recorded. Is that tensor a leaf? Which tensors does "
-        "backward() fill .grad for?",
-        "zh": "执行 w1 = w1 - ... 之后，名字 w1 指向一个新张量：它是一次减法的结果，这次减法被"
-        "自动求导记录了下来。这个张量是叶子张量吗？backward() 会为哪些张量填写 .grad？",
-    },
-    why={
-        "en": "The new w1 is the result of a subtraction: it has a grad_fn and is not a leaf, so "
-        "backward() does not fill its .grad, which stays None (PyTorch warns when you read it).",
-        "zh": "新的 w1 是减法的结果：它有 grad_fn，不是叶子张量，所以 backward() 不会填写它的 "
-        ".grad，它一直是 None（读取它时 PyTorch 会发出警告）。",
-    },
-    right_answers=(None, "None", "none", "Ｎｏｎｅ", "None。"),
-    wrong_answers=(0, "0", "a tensor", "the gradient", [None], False, "空", "零"),
-)
-def _update_outside_no_grad(answer: Any) -> bool:
-    return means_none(answer)

@@ -60,6 +60,22 @@ def columns(text: str) -> int:
     return sum(2 if is_wide(character) else 1 for character in text)
 
 
+# In the pictures' proportional fonts, a space (and these narrow marks) is about half as wide as
+# a digit or a letter; a Chinese character is wider still, but pictures blank only numbers.
+NARROW = " ,.-[]()"
+
+
+def spaces_as_wide_as(text: str) -> str:
+    """Spaces about as wide as ``text`` in a picture: room kept for a text still to come (a
+    gradient in a step picture), so that nothing moves when it arrives."""
+    return " " * spaces_in(text)
+
+
+def spaces_in(text: str) -> int:
+    """How many spaces are about as wide as ``text`` in a picture (`spaces_as_wide_as`)."""
+    return sum(1 if character in NARROW else 2 for character in text)
+
+
 def pieces(text: str) -> list[str]:
     """``text`` in the pieces a line may break between, with a space before a word kept on the
     word's piece (so a line starting there drops it), closing punctuation on the piece before

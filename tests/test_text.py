@@ -9,7 +9,16 @@ import pytest
 
 import helpers
 from helpers.language import catalogues
-from helpers.text import CLOSING, KEPT_WHOLE, OPENING, columns, pieces, wrap
+from helpers.text import (
+    CLOSING,
+    KEPT_WHOLE,
+    OPENING,
+    columns,
+    pieces,
+    spaces_as_wide_as,
+    spaces_in,
+    wrap,
+)
 
 GLOSSARY = Path(__file__).resolve().parent.parent / "notebooks" / "zh" / "GLOSSARY.md"
 
@@ -85,3 +94,8 @@ def test_a_piece_wider_than_any_line_stands_alone():
 
 def test_a_chinese_character_takes_two_columns():
     assert columns("梯度 w") == 6 and columns("（") == 2 and columns("abc") == 3
+
+
+def test_room_kept_for_a_number_is_two_spaces_a_digit_and_one_a_narrow_mark():
+    assert spaces_in("-1.5") == 1 + 2 + 1 + 2
+    assert spaces_as_wide_as("[0, 3]") == " " * 8

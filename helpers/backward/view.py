@@ -50,6 +50,7 @@ from helpers.graph.captions import caption
 from helpers.graph.model import LEAF, SAVED, TENSOR_KINDS
 from helpers.graph.modules import modules_of
 from helpers.graph.panel import PictureSource, Walked, gone, read_box, without_nodes
+from helpers.text import spaces_as_wide_as, spaces_in
 from helpers.view import WIDGET_VIEW, Explorer, forget_with, inline_svg, svg_image
 
 __all__ = ["MAX_FRAMES", "StepThrough", "frames", "step_through", "table_html", "table_text"]
@@ -113,7 +114,7 @@ def _frames(
     widest = {}  # each leaf's widest text: its blank keeps that room from the first frame
     for so_far in received:
         for fn, text in so_far.items():
-            widest[fn] = max(widest.get(fn, ""), text, key=_width_of_blank)
+            widest[fn] = max(widest.get(fn, ""), text, key=spaces_in)
     # Every frame has the same boxes and arrows: one plan, and one estimate, for all of them.
     layout = graph.plan_layout(model, final)
     if layout.estimated_seconds > policy.MAX_SECONDS:
@@ -191,7 +192,7 @@ def _with_leaf_gradients(
         if node.kind == LEAF and not node.same_as and node.fn in widest:
             shown = so_far.get(node.fn)
             # The blank has room for the word "grad" too, which a blank gradient goes without.
-            blank = _blank(f"grad {widest[node.fn]}")
+            blank = spaces_as_wide_as(f"grad {widest[node.fn]}")
             node = replace(node, grad=blank if shown is None else shown)
         nodes.append(node)
     return replace(model, nodes=nodes)
@@ -211,16 +212,9 @@ def _edge_labels(trace: Trace) -> dict[tuple[Node, Node], str | tuple[str, ...]]
 
 
 def _blanks(text: str | tuple[str, ...]) -> str | tuple[str, ...]:
-    return tuple(map(_blank, text)) if isinstance(text, tuple) else _blank(text)
-
-
-def _blank(text: str) -> str:
-    """Spaces about as wide as ``text``: in the pictures' fonts, a space is half a digit wide."""
-    return " " * _width_of_blank(text)
-
-
-def _width_of_blank(text: str) -> int:
-    return sum(1 if character in " ,.-[]()" else 2 for character in text)
+    return (
+        tuple(map(spaces_as_wide_as, text)) if isinstance(text, tuple) else spaces_as_wide_as(text)
+    )
 
 
 class StepThrough:

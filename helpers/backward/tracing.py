@@ -16,6 +16,7 @@ from torch.autograd.graph import Node
 
 from helpers.backward import table
 from helpers.backward.engine import consumers_of_each_node, gradient_edge_of, short_name
+from helpers.backward.quiz import Quiz
 from helpers.backward.records import Step, TracedValue
 from helpers.backward.refusals import check_before_tracing, friendly_errors, starting_gradient
 from helpers.backward.watching import watching_the_engine
@@ -103,6 +104,11 @@ class Trace(Sequence[Step]):
 
     def __iter__(self) -> Iterator[Step]:
         return iter(self._steps)
+
+    def quiz(self, names: table.Names = None) -> Quiz:
+        """This backward pass as questions, step by step: which Node runs next, and what it
+        sends back (`helpers.backward.quiz`). ``names`` as in `helpers.graph.draw`."""
+        return Quiz(self, names)
 
     # A table, drawn from the steps alone (helpers.backward.table): the record needs no view.
     def __repr__(self) -> str:

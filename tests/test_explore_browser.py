@@ -79,6 +79,11 @@ a = torch.relu(w * 3.0 + b)
 steps = trace(a)
 step_through(steps)
 """
+# The same pass played as questions, in each language.
+PREDICT = STEPS.replace("step_through(steps)", "step_through(steps, predict=True)")
+PREDICT_ZH = PREDICT.replace(
+    "import torch\n", "import torch\n\nfrom helpers import set_language\n\nset_language('zh')\n", 1
+)
 VIEW = ".jp-NotebookPanel:not(.lm-mod-hidden) .agv"
 
 
@@ -118,6 +123,8 @@ def lab(chromium_path, tmp_path_factory):
     repository = copy_repository(work / "repository")
     write_notebook(repository / "notebooks" / FOLDER / "view.ipynb")
     write_notebook(repository / "notebooks" / FOLDER / "steps.ipynb", [STEPS])
+    write_notebook(repository / "notebooks" / FOLDER / "predict.ipynb", [PREDICT])
+    write_notebook(repository / "notebooks" / FOLDER / "predict_zh.ipynb", [PREDICT_ZH])
     _run_outside_the_lab(repository / "notebooks" / FOLDER, "untrusted.ipynb")
     with running_lab(repository / "notebooks", work / "jupyter") as running:
         with sync_playwright() as playwright:
@@ -381,3 +388,85 @@ def test_a_click_in_the_step_view_reads_what_a_node_received_so_far(steps_page):
     assert rows == {"step 3, received": "1.0", "step 3, sent": "added to b.grad"}
     assert panel_rows(page, "value")["first values"] == "[1.0]"
     shot(page, "steps-b")
+
+
+# --- a predicted pass --------------------------------------------------------------------------
+
+
+def box_titled(page, title: str) -> str:
+    return page.evaluate(
+        """title => [...document.querySelectorAll('.agv-canvas svg g.node')]
+          .find(g => [...g.querySelectorAll('text')].some(t => t.textContent === title)).id""",
+        title,
+    )
+
+
+def verdict_after(page, action) -> tuple[str, str]:
+    """Do ``action`` and wait for the kernel's verdict: its class (right, wrong) and its text."""
+    verdict = page.locator(f"{VIEW} .agv-verdict")
+    before = verdict.text_content() if verdict.count() else ""
+    action()
+    page.wait_for_function(
+        """before => { const v = document.querySelector('.agv-verdict');
+          return v && !v.hidden && v.textContent !== before; }""",
+        arg=before,
+    )
+    return verdict.get_attribute("class"), verdict.text_content()
+
+
+def play_the_first_step(page) -> list[tuple[str, str]]:
+    """A wrong click, the right click, then what ReluBackward0 sends typed in: the verdicts."""
+    click = lambda title: page.locator(  # noqa: E731 - one line, used three times below
+        f"{VIEW} .agv-canvas svg g.node[id='{box_titled(page, title)}']"
+    ).click()
+    said = [verdict_after(page, lambda: click("AddBackward0"))]
+    said.append(verdict_after(page, lambda: click("ReluBackward0")))
+    page.wait_for_selector(f"{VIEW} .agv-answer:visible")
+    page.locator(f"{VIEW} .agv-answer").fill("1")
+    said.append(verdict_after(page, lambda: page.keyboard.press("Enter")))
+    return said
+
+
+@pytest.fixture(scope="module")
+def predict_page(lab):
+    page, relative = _run(lab, "predict.ipynb")
+    yield page
+    page.close()
+    lab[0].shut_down_kernel(relative)
+
+
+def test_a_predicted_pass_is_played_in_the_view_with_verdicts_and_a_score(predict_page):
+    page = predict_page
+    question = page.locator(f"{VIEW} .agv-question")
+    assert "which Node does the engine run first?" in question.text_content()
+    assert page.locator(f"{VIEW} .agv-steps").count() == 0  # no slider to look ahead with
+    shot(page, "predict-start")
+    (wrong, why), (right, _), (typed, sent) = play_the_first_step(page)
+    assert "agv-wrong" in wrong and "AddBackward0 is not ready" in why
+    assert "agv-right" in right and "agv-right" in typed and "AddBackward0 gets 1.0" in sent
+    assert "which Node does the engine run next?" in question.text_content()
+    score = page.locator(f"{VIEW} .agv-score").text_content()
+    assert score == "right at the first try: 1 of 2"
+    assert page.locator(f"{VIEW} .agv-status").text_content().startswith("Step 1 of 5")
+    shot(page, "predict")
+    page.locator(f"{VIEW} button[data-do='show-me']").click()
+    page.wait_for_function(
+        "() => document.querySelector('.agv-status').textContent.startsWith('Step 2 of 5')"
+    )
+    page.locator(f"{VIEW} button[data-do='replay']").click()
+    page.wait_for_function(
+        "() => document.querySelector('.agv-score').textContent.endsWith(' 0 of 0')"
+    )
+
+
+def test_in_chinese_the_predicted_pass_asks_and_judges_in_chinese(lab):
+    page, relative = _run(lab, "predict_zh.ipynb")
+    try:
+        assert "最先运行" in page.locator(f"{VIEW} .agv-question").text_content()
+        (_, why), (_, right), (_, sent) = play_the_first_step(page)
+        assert why.startswith("不对") and right.startswith("对") and "AddBackward0 得到 1.0" in sent
+        assert page.locator(f"{VIEW} button[data-do='check']").text_content() == "检查"
+        shot(page, "predict-zh")
+    finally:
+        page.close()
+        lab[0].shut_down_kernel(relative)

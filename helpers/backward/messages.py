@@ -529,6 +529,15 @@ MESSAGES = Catalogue("helpers.backward", _TEXTS)
 # Every word of a table, a caption or a slider. {blanks} are filled with numbers and with names
 # as PyTorch writes them.
 _WORDS = {
+    # A predicted pass (step_through(trace, predict=True)).
+    "before the pass": {
+        "en": "The backward pass has not started: predict each step before it is shown.",
+        "zh": "反向传播还没有开始：每一步显示之前，先预测它。",
+    },
+    "score": {
+        "en": "right at the first try: {right} of {asked}",
+        "zh": "第一次就答对：{right} / {asked}",
+    },
     "step": {"en": "step", "zh": "步"},
     "node": {"en": "node", "zh": "节点"},
     "gradients in": {"en": "gradients in", "zh": "传入的梯度"},
@@ -567,6 +576,10 @@ _WORDS = {
 }
 # What the public functions say when they are given something they cannot show.
 _ERRORS = {
+    "predict not true or false": {
+        "en": "predict= is True (each step asked before it is shown) or False, not {value!r}.",
+        "zh": "predict= 只能是 True（每一步显示之前先提问）或 False，不能是 {value!r}。",
+    },
     "got a tensor": {
         "en": (
             "{function} shows a recorded backward pass, and got a tensor. Record the pass first "

@@ -113,6 +113,19 @@ class Quiz:
         )
 
     @property
+    def asking(self) -> str | None:
+        """What the question now asks for: "next" (a Node), "gradient" (what a Node sends), or
+        None when the pass is over."""
+        return self._asked_now()[0]
+
+    @property
+    def settled(self) -> int:
+        """How many steps, from the first, have all their questions answered or shown: the
+        picture of the pass can show that many steps without giving an answer away."""
+        kind, index = self._asked_now()
+        return len(self._steps) if kind is None else index
+
+    @property
     def score(self) -> tuple[int, int]:
         """``(right at the first try, questions asked)``: a question shown counts as asked."""
         return self._right, self._asked
@@ -404,6 +417,12 @@ def _boxes_of(output: Any, pairs: list[tuple[str, torch.Tensor]]) -> dict[str, N
         model = graph.build(output, pairs, show_grads=False, fold=False)
     except (ValueError, RuntimeError):
         return {}  # a graph the pictures cannot show has no boxes to click on
+    return nodes_by_box(model)
+
+
+def nodes_by_box(model: graph.Graph) -> dict[str, Node]:
+    """The Node behind each box of ``model`` by its id: an op's or a leaf's own Node, for a
+    tensor's box the Node that computed it, for a reference box that of the box it repeats."""
     fns = {box.id: box.fn for box in model.nodes if box.fn is not None}
     for edge in model.edges:
         if edge.kind == "output" and edge.source in fns:

@@ -33,6 +33,7 @@ from torch.autograd.graph import Node
 from helpers import graph
 from helpers.backward.gradients import GradientSummary
 from helpers.backward.messages import VIEW_MESSAGES
+from helpers.backward.quiz import Quiz, nodes_by_box
 from helpers.backward.table import (
     NamePairs,
     Names,
@@ -97,10 +98,11 @@ def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Draw
 
 
 def _frames(
-    trace: Trace, named: NamePairs, options: dict[str, Any], ids: bool = False
+    trace: Trace, named: NamePairs, options: dict[str, Any], ids: bool = False, start: bool = False
 ) -> tuple[graph.Graph, list[graph.Drawing]]:
     """The model every frame is drawn from, and the frames; with ``ids``, every box and frame
-    carries its id into the SVG, for the graph's view (`helpers.view`)."""
+    carries its id into the SVG, for the graph's view (`helpers.view`); with ``start``, a first
+    frame before any step ran (a predicted pass opens on it)."""
     options = {"direction": "backward", "show_grads": False, **options, "fold": False}
     direction = options.pop("direction")
     model = graph.build(trace.output, named, **options)  # one walk of the graph for every frame
@@ -124,14 +126,17 @@ def _frames(
             graph.to_dot(model, direction=direction, layout=layout),
         )
     drawings, ran = [], set()
-    for step, received_so_far in zip(trace, received, strict=True):
-        ran.add(step.node)
+    # A predicted pass opens on a frame before any step ran: nothing outlined, nothing sent.
+    steps = [*([(None, {})] if start else []), *zip(trace, received, strict=True)]
+    for step, received_so_far in steps:
+        if step is not None:
+            ran.add(step.node)
         labels = {edge: text if edge[0] in ran else _blanks(text) for edge, text in final.items()}
         frame = _with_leaf_gradients(model, received_so_far, widest)
         source = graph.to_dot(
             frame,
             direction=direction,
-            highlight=step.node,
+            highlight=None if step is None else step.node,
             edge_labels=labels,
             layout=layout,
             ids=ids,
@@ -225,18 +230,24 @@ class StepThrough:
     pass. Elsewhere (a static HTML page, GitHub, an untrusted notebook) all pictures show, in a
     row. As text: the table."""
 
-    def __init__(self, trace: Trace, names: Names = None, **options: Any) -> None:
+    def __init__(
+        self, trace: Trace, names: Names = None, predict: bool = False, **options: Any
+    ) -> None:
         _check_trace(trace, "step_through")
         _check_options(options, "step_through")
+        if not isinstance(predict, bool):
+            raise TypeError(VIEW_MESSAGES.say("predict not true or false", value=predict))
         named = name_pairs(_checked_names(names))
         self.rows = table_rows(trace, named)
         self.pictures: list[str] = []  # one SVG text per step, or none for a long trace
         self.note = ""
         self._steps: _Steps | None = None
         if len(trace) <= MAX_FRAMES:
-            model, drawings = _frames(trace, named, options, ids=True)
+            model, drawings = _frames(trace, named, options, ids=True, start=predict)
+            start = drawings.pop(0).svg() if predict else None
             self.pictures = [drawing.svg() for drawing in drawings]
-            self._steps = _Steps(self.pictures, self.rows, trace, model)
+            quiz = Quiz(trace, named) if predict else None
+            self._steps = _Steps(self.pictures, self.rows, trace, model, quiz, start)
         else:
             self.note = VIEW_MESSAGES.say("too long", count=len(trace), most=MAX_FRAMES)
         self._explorer: Explorer | None = None
@@ -297,12 +308,19 @@ class StepThrough:
         return bundle, metadata
 
 
-def step_through(trace: Trace, names: Names = None, **options: Any) -> StepThrough:
+def step_through(
+    trace: Trace, names: Names = None, predict: bool = False, **options: Any
+) -> StepThrough:
     """Show a trace one step at a time: in JupyterLab (VS Code, Colab) the graph's view with a
     step control and a play button, every picture in a row elsewhere. ``names`` and ``options``
     are those of `helpers.graph.draw`, but for ``highlight`` and ``edge_labels``, which each
-    picture sets itself (see `frames`)."""
-    return StepThrough(trace, names, **options)
+    picture sets itself (see `frames`).
+
+    With ``predict=True`` the view asks before it shows each step: click the box of the Node
+    you think the engine runs next, then type what a Node with small gradients sends back;
+    each answer is judged against what the engine did (`helpers.backward.quiz`), with a score,
+    "show me" and "play again". ``.view().predict(...)`` answers the same questions in code."""
+    return StepThrough(trace, names, predict, **options)
 
 
 def _caption(rows: list[tuple[str, str, str, str]], index: int) -> list[str]:
@@ -328,9 +346,14 @@ class _Steps(PictureSource):
         rows: list[tuple[str, str, str, str]],
         trace: Trace,
         model: graph.Graph,
+        quiz: Quiz | None = None,
+        start: str | None = None,
     ) -> None:
         self._pictures = [inline_svg(svg) for svg in pictures]
-        self.table_rows = rows
+        self._quiz = quiz
+        self.predicting = quiz is not None
+        self._start = inline_svg(start) if start is not None else ""
+        self._rows = rows
         self.steps = len(pictures)
         self._full: graph.Graph | None = model
         self._walked: Walked | None = Walked(model, modules_of(model), frozenset(), frozenset())
@@ -341,6 +364,7 @@ class _Steps(PictureSource):
         forget_with(self, trace)
         self._step = 1
         self.go_to(1)
+        self._follow()
 
     def forget(self) -> None:
         self._full = self._walked = None
@@ -349,7 +373,61 @@ class _Steps(PictureSource):
         self._step = min(max(step, 1), self.steps)
         self.svg = self._pictures[self._step - 1]
         self.home = self._boxes[self._step - 1]
-        self.caption = "\n".join(_caption(self.table_rows, self._step - 1))
+        self.caption = "\n".join(_caption(self._rows, self._step - 1))
+
+    # --- a predicted pass ------------------------------------------------------------------------
+
+    def prompt(self) -> dict[str, str]:
+        if self._quiz is None:
+            return super().prompt()
+        right, asked = self._quiz.score
+        return {
+            "question": self._quiz.question or repr(self._quiz),
+            "asking": self._quiz.asking or "",
+            "score": VIEW_MESSAGES.say("score", right=right, asked=asked),
+        }
+
+    def predict(self, answer: str) -> dict[str, Any]:
+        if self._quiz is None:
+            return super().predict(answer)
+        return self._judged(self._quiz.answer(answer))
+
+    def predict_next(self, box: str) -> dict[str, Any]:
+        if self._quiz is None:
+            return super().predict_next(box)
+        # The Node behind the box, while the graph lives (the box's id, once it is gone).
+        node = nodes_by_box(self._full).get(box) if self._full is not None else None
+        return self._judged(self._quiz.answer_next(box if node is None else node))
+
+    def show_me(self) -> dict[str, Any]:
+        if self._quiz is None:
+            return super().show_me()
+        said = self._quiz.show()
+        self._follow()
+        return {"right": False, "readable": True, "said": said}
+
+    def replay(self) -> dict[str, Any]:
+        if self._quiz is None:
+            return super().replay()
+        self._quiz.restart()
+        self._follow()
+        return {"right": False, "readable": True, "said": ""}
+
+    def _judged(self, verdict: Any) -> dict[str, Any]:
+        self._follow()
+        return {"right": verdict.right, "readable": verdict.readable, "said": verdict.said}
+
+    def _follow(self) -> None:
+        """Show the pass as far as it is answered: no further, so that no picture gives away
+        the answer asked for now."""
+        if self._quiz is None:
+            return
+        settled = self._quiz.settled
+        if settled == 0:
+            self.svg, self.home = self._start, self._boxes[0] if self._boxes else ""
+            self.caption = VIEW_MESSAGES.say("before the pass")
+        else:
+            self.go_to(settled)
 
     def read(self, box: str) -> dict[str, Any]:
         """The box's panel: what its Node did in the pass (kept as text, for as long as the view
@@ -375,7 +453,7 @@ class _Steps(PictureSource):
                     [VIEW_MESSAGES.say("at step", number=number), VIEW_MESSAGES.say("later")]
                 )
                 continue
-            _, _, received, sent = self.table_rows[number - 1]
+            _, _, received, sent = self._rows[number - 1]
             rows.append([VIEW_MESSAGES.say("received at", number=number), received])
             rows.append([VIEW_MESSAGES.say("sent at", number=number), sent])
         return {"heading": VIEW_MESSAGES.say("in this pass"), "rows": rows}

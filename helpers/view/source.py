@@ -25,6 +25,7 @@ class Source:
     home: str = ""  # the box the view opens at: the output
     steps: int = 0  # a view of a backward pass: how many steps, else 0
     caption: str = ""  # said below the picture: its notes, or the step shown
+    predicting: bool = False  # a backward pass played as questions, each answered before it shows
 
     @property
     def boxes(self) -> int:
@@ -61,6 +62,27 @@ class Source:
 
     def go_to(self, step: int) -> None:
         """Show step ``step`` (from 1) of a backward pass."""
+
+    def prompt(self) -> dict[str, str]:
+        """Where a predicted pass stands: {"question": the question asked now, "asking": "next"
+        (click the Node that runs next), "gradient" (type what it sends) or "" (over), "score"}."""
+        return {"question": "", "asking": "", "score": ""}
+
+    def predict(self, answer: str) -> dict[str, Any]:
+        """Answer the question asked now with a text: {"right", "readable", "said"}."""
+        raise TypeError(VIEW_TEXTS.say("cannot predict"))
+
+    def predict_next(self, box: str) -> dict[str, Any]:
+        """Answer "which Node runs next?" with the box clicked: {"right", "readable", "said"}."""
+        raise TypeError(VIEW_TEXTS.say("cannot predict"))
+
+    def show_me(self) -> dict[str, Any]:
+        """Show the step asked about now without answering it."""
+        raise TypeError(VIEW_TEXTS.say("cannot predict"))
+
+    def replay(self) -> dict[str, Any]:
+        """Play the pass again from its first question."""
+        raise TypeError(VIEW_TEXTS.say("cannot predict"))
 
     def unfold(self, path: str) -> None:
         raise TypeError(VIEW_TEXTS.say("cannot fold"))

@@ -21,19 +21,22 @@ from helpers.view.words import VIEW_TEXTS, script_texts
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 # The script, one file per concern, joined in this order into the one module anywidget runs:
-# what every part uses, pan and zoom, the side panel, search, the step control, and the view that
-# puts them together (the only part that exports).
+# what every part uses, pan and zoom, the side panel, search, the step control, the questions of
+# a predicted pass, and the view that puts them together (the only part that exports).
 SCRIPT_PARTS = [
     Path(__file__).with_name("script") / name
-    for name in ("page.js", "camera.js", "panel.js", "search.js", "steps.js", "view.js")
+    for name in ("page.js", "camera.js", "panel.js", "search.js", "steps.js", "quiz.js", "view.js")
 ]
 STYLE = Path(__file__).with_name("view.css")
 
 
 @cache
 def script() -> str:
-    """The view's script, as anywidget hands it to the browser."""
-    return "\n".join(part.read_text(encoding="utf-8") for part in SCRIPT_PARTS)
+    """The view's script, as anywidget hands it to the browser: its parts joined, without the
+    lines that are only comments (they are for whoever reads the files, and every notebook
+    output of a view carries the script)."""
+    lines = "\n".join(part.read_text(encoding="utf-8") for part in SCRIPT_PARTS).splitlines()
+    return "\n".join(line for line in lines if not line.lstrip().startswith("//")) + "\n"
 
 
 class Explorer:
@@ -79,16 +82,49 @@ class Explorer:
                     steps=self._source.steps,
                     step=1 if self._source.steps else 0,
                     caption=self._source.caption,
+                    predict=self._source.predicting,
+                    **self._source.prompt(),
                 )
                 self._widget.on_msg(self._answer)
                 self._widget.observe(self._step, names="step")
         return self._widget
+
+    # --- a predicted pass: the entry points the script's messages go through -----------------
+
+    def predict(self, answer: str) -> dict[str, Any]:
+        """Answer the question the view asks now with a text (``"3"``, ``"[1, 0]"``, ``"六"``):
+        the verdict, {"right", "readable", "said"}; the view moves on where the answer settles
+        the step."""
+        return self._predicted(self._source.predict(answer))
+
+    def predict_next(self, box: str) -> dict[str, Any]:
+        """Answer "which Node runs next?" with the id of a box (``"n3"``), as a click does."""
+        return self._predicted(self._source.predict_next(box))
+
+    def show_me(self) -> dict[str, Any]:
+        """Show the step asked about now, without answering it."""
+        return self._predicted(self._source.show_me())
+
+    def replay(self) -> dict[str, Any]:
+        """Play the pass again from its first question, with the score at zero."""
+        return self._predicted(self._source.replay())
+
+    @property
+    def question(self) -> str:
+        """The question the view asks now ("" where it asks none)."""
+        return self._source.prompt()["question"]
+
+    def _predicted(self, verdict: dict[str, Any]) -> dict[str, Any]:
+        self._show()
+        return verdict
 
     def _show(self) -> None:
         if self._widget is not None:
             self._widget.svg = self._source.svg
             self._widget.index = self._source.index()
             self._widget.caption = self._source.caption
+            for name, value in self._source.prompt().items():
+                setattr(self._widget, name, value)
 
     def _answer(self, widget: Any, content: dict, buffers: Any = None) -> None:
         """A message from the script: a box clicked or searched for, or the picture to draw
@@ -101,6 +137,10 @@ class Explorer:
                 details, focus = self._source.reveal(box)
             elif kind == "refresh":
                 details, focus = self._source.refresh(), None
+            elif kind in PREDICTING:
+                verdict = PREDICTING[kind](self, content.get("answer", box))
+                widget.send({"kind": "verdict", **verdict})
+                return
             else:
                 details, focus = self._source.read(box), None
         except Exception as error:  # noqa: BLE001 - said in the view; the picture stays as it was
@@ -174,5 +214,18 @@ def made_widget_class() -> Any:
         steps = traitlets.Int(0).tag(sync=True)
         step = traitlets.Int(0).tag(sync=True)
         caption = traitlets.Unicode("").tag(sync=True)
+        predict = traitlets.Bool(False).tag(sync=True)
+        question = traitlets.Unicode("").tag(sync=True)
+        asking = traitlets.Unicode("").tag(sync=True)
+        score = traitlets.Unicode("").tag(sync=True)
 
     return GraphView
+
+
+# The script's messages of a predicted pass, and the entry point each goes through.
+PREDICTING = {
+    "predict": lambda view, answer: view.predict(str(answer)),
+    "predict next": lambda view, box: view.predict_next(str(box)),
+    "show me": lambda view, _: view.show_me(),
+    "replay": lambda view, _: view.replay(),
+}

@@ -41,6 +41,15 @@ _TEXTS = {
     "play": {"en": "Play", "zh": "播放"},
     "step": {"en": "Step", "zh": "步"},
     "step of": {"en": "step {number} of {total}", "zh": "第 {number} 步，共 {total} 步"},
+    # A predicted pass: the learner answers each step before it is shown.
+    "your answer": {"en": "your answer, e.g. 3 or [1, 0]", "zh": "你的答案，例如 3 或 [1, 0]"},
+    "check": {"en": "Check", "zh": "检查"},
+    "show me": {"en": "Show me", "zh": "直接看这一步"},
+    "replay": {"en": "Play again", "zh": "从头再来"},
+    "click next": {
+        "en": "Click the box of the Node you think runs next.",
+        "zh": "点击你认为接下来运行的那个节点的方框。",
+    },
     "repr": {
         "en": "<interactive view of an autograd graph, {boxes:,} boxes: drag to move, scroll to "
         "zoom, click a box to read it>",
@@ -49,6 +58,11 @@ _TEXTS = {
     },
     "picture": {"en": "the autograd graph", "zh": "自动求导计算图"},
     "failed": {"en": "The kernel could not do it: {error}", "zh": "内核没能做到：{error}"},
+    "cannot predict": {
+        "en": "Only a backward pass shown with step_through(trace, predict=True) asks for "
+        "predictions.",
+        "zh": "只有用 step_through(trace, predict=True) 显示的反向传播才会请你预测。",
+    },
     "cannot fold": {
         "en": "Only a graph recorded with `with recording(model):` has modules to fold, and "
         "this view shows the steps of a backward pass.",
@@ -78,6 +92,11 @@ SCRIPT_TEXTS = {
     "play": {},
     "step": {},
     "step of": {"number": "{number}", "total": "{total}"},
+    "your answer": {},
+    "check": {},
+    "show me": {},
+    "replay": {},
+    "click next": {},
 }
 
 

@@ -37,9 +37,11 @@ function render({ model, el }) {
     button(say("fit"), say("fit title"), () => camera.fit(), { "data-do": "fit" }),
     button("1:1", say("actual size"), () => camera.zoomBy(NATURAL / camera.scale), { "data-do": "actual" }),
     button("↻", say("refresh"), () => view.ask({ kind: "refresh" }), { "data-do": "refresh" }));
-  const stepper = model.get("steps") > 0 ? makeStepper(view) : null;
+  // A predicted pass asks before it shows a step: no step control to look ahead with.
+  const quiz = model.get("predict") ? makeQuiz(view) : null;
+  const stepper = !quiz && model.get("steps") > 0 ? makeStepper(view) : null;
   const root = make("div", { class: "agv", "data-lm-suppress-shortcuts": "true" }, bar, stepper,
-    make("div", { class: "agv-main" }, canvas, panel), status);
+    quiz && quiz.element, make("div", { class: "agv-main" }, canvas, panel), status);
   // Keys pressed in the view are the view's: JupyterLab would take an arrow key or a letter
   // for one of its own commands (a slider's ArrowRight never reached the slider).
   root.addEventListener("keydown", (event) => event.stopPropagation());
@@ -65,7 +67,9 @@ function render({ model, el }) {
     const box = target.closest && target.closest("g.node, g.cluster");
     if (!box || !box.id) return;
     if (box.classList.contains("node")) view.select(box.id);
-    view.ask({ kind: "click", box: box.id });
+    // Asked which Node runs next, a click on a box is the answer.
+    const answering = quiz && model.get("asking") === "next" && box.classList.contains("node");
+    view.ask({ kind: answering ? "predict next" : "click", box: box.id });
   }
 
   function received(message) {
@@ -77,6 +81,8 @@ function render({ model, el }) {
       const frame = message.box.startsWith("f");
       camera.focus(message.box, frame ? 0 : NATURAL);
       view.select(frame ? null : message.box);
+    } else if (message.kind === "verdict" && quiz) {
+      quiz.judged(message);
     } else if (message.kind === "status") {
       view.setStatus(message.text);
     }

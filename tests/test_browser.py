@@ -38,6 +38,7 @@ from local_lab import (
 )
 
 from helpers import speaking
+from helpers.backward.quiz_messages import QUIZ_MESSAGES
 from helpers.exercises import check
 from helpers.graph.dot import HIGHLIGHT_COLOUR
 from tools.notebooks import all_notebooks
@@ -132,6 +133,15 @@ def _steps_through(cell: dict) -> bool:
     return _is_code(cell) and bool(re.search(r"\bstep_through\(", _text(cell["source"])))
 
 
+def _predicts(cell: dict) -> bool:
+    # step_through(..., predict=True) asks before it shows a step: questions, no step control.
+    return _steps_through(cell) and "predict=True" in _text(cell["source"])
+
+
+def _steps_with_a_slider(cell: dict) -> bool:
+    return _steps_through(cell) and not _predicts(cell)
+
+
 def _has_a_view(cell: dict) -> bool:
     return _is_code(cell) and _views_stored(cell) > 0
 
@@ -211,6 +221,7 @@ READ_CELLS = """() => {
     widget_svgs: [...cell.querySelectorAll('.agv-canvas svg')]
         .filter(svg => svg.querySelector('g.node')).map(svg => serializer.serializeToString(svg)),
     sliders: cell.querySelectorAll('.agv-steps input[type=range]').length,
+    questions: [...cell.querySelectorAll('.agv-question')].map(q => q.textContent),
   }));
 }"""
 
@@ -225,6 +236,7 @@ class LiveCell:
     images: list[dict]
     widget_svgs: list[str]
     sliders: int
+    questions: list[str]  # what a predicted pass asks now
     # For a cell with a slider: the highlighted nodes before and after one step to the right.
     highlighted_before_and_after_slider: tuple[list[str], list[str]] | None = None
 
@@ -535,7 +547,7 @@ def test_check_yourself_cell_shows_its_unanswered_state(runner, where):
 
 @pytest.mark.parametrize(
     "where",
-    _cells_where(_steps_through, "a backward-step slider (step_through)"),
+    _cells_where(_steps_with_a_slider, "a backward-step slider (step_through)"),
     ids=_cell_id,
 )
 def test_moving_the_backward_step_slider_changes_the_highlighted_node(runner, where):
@@ -545,3 +557,18 @@ def test_moving_the_backward_step_slider_changes_the_highlighted_node(runner, wh
     before, after = cell.highlighted_before_and_after_slider
     assert before, "no node is highlighted before the slider moves"
     assert after and after != before
+
+
+@pytest.mark.parametrize(
+    "where",
+    _cells_where(_predicts, "a predicted pass (step_through(..., predict=True))"),
+    ids=_cell_id,
+)
+def test_a_predicted_pass_opens_on_its_first_question(runner, where):
+    notebook, index = where
+    cell = runner.page_of(notebook).cells[index]
+    assert not cell.sliders, "a predicted pass has no step control to look ahead with"
+    # The quiz's first question in the notebook's language, whatever the pass's length.
+    template = QUIZ_MESSAGES.texts["first question"][language_of(notebook)]
+    first = re.escape(template).replace(r"\{number\}", r"\d+").replace(r"\{total\}", r"\d+")
+    assert cell.questions and re.match(first, cell.questions[0]), cell.questions

@@ -101,6 +101,17 @@ with recording(model):
 loss.backward()
 explore(loss)
 """
+# Then a backward pass played as questions in the same view (step_through(..., predict=True)).
+PREDICT = """\
+import torch
+
+from helpers.backward import trace
+from helpers.backward_view import step_through
+
+w = torch.tensor(2.0, requires_grad=True)
+a = torch.relu(w * 3.0 + 1.0)
+step_through(trace(a), predict=True)
+"""
 
 
 def _explore_notebook(folder: Path) -> Path:
@@ -109,7 +120,8 @@ def _explore_notebook(folder: Path) -> Path:
         for cell in nbformat.read(graph_notebook(), as_version=4).cells
         if cell.cell_type == "code"
     )
-    notebook = nbformat.v4.new_notebook(cells=[setup, nbformat.v4.new_code_cell(EXPLORE)])
+    cells = [setup, nbformat.v4.new_code_cell(EXPLORE), nbformat.v4.new_code_cell(PREDICT)]
+    notebook = nbformat.v4.new_notebook(cells=cells)
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3"}
     path = folder / "explore.ipynb"
     nbformat.write(notebook, path)
@@ -125,6 +137,7 @@ class ColabRun:
     torch_after: tuple[str, int]
     ipywidgets_after: str
     explored: dict  # the view's output: its data, by MIME type
+    predicted: dict  # the output of a pass played as questions in the view, likewise
 
 
 def _python(environment: Path) -> Path:
@@ -285,8 +298,11 @@ def colab_run(tmp_path_factory) -> ColabRun:
             explore_notebook,
         )
     }
-    outputs = nbformat.read(explore_notebook, as_version=4).cells[-1].get("outputs", [])
+    ran = nbformat.read(explore_notebook, as_version=4).cells
+    outputs = ran[-2].get("outputs", [])
     explored = outputs[-1].get("data", {}) if outputs else {}
+    outputs = ran[-1].get("outputs", [])
+    predicted = outputs[-1].get("data", {}) if outputs else {}
     ipywidgets = _probe(python, "import ipywidgets; print(ipywidgets.__version__)")
     return ColabRun(
         helpers_before,
@@ -296,6 +312,7 @@ def colab_run(tmp_path_factory) -> ColabRun:
         _torch_install(python),
         ipywidgets,
         dict(explored),
+        dict(predicted),
     )
 
 
@@ -316,6 +333,17 @@ def test_the_graphs_view_shows_as_a_widget_on_colabs_ipywidgets_with_its_picture
     assert widget.get("model_id"), f"no widget in the view's output: {sorted(data)}"
     assert data["image/svg+xml"].startswith("<svg")
     assert data["text/html"].startswith("<img src='data:image/svg+xml;base64,")
+
+
+@pytest.mark.colab
+def test_a_predicted_pass_shows_as_a_widget_on_colabs_ipywidgets_with_its_pictures(colab_run):
+    data = colab_run.predicted
+    widget = data.get("application/vnd.jupyter.widget-view+json", {})
+    assert widget.get("model_id"), f"no widget in the predicted pass's output: {sorted(data)}"
+    namespace: dict = {}
+    exec(PREDICT.replace("step_through(trace(a), predict=True)", "steps = trace(a)"), namespace)  # noqa: S102
+    pictures = data["text/html"].count("<img src='data:image/svg+xml;base64,")
+    assert pictures == len(namespace["steps"])  # where the view cannot run: every step in a row
 
 
 @pytest.mark.colab

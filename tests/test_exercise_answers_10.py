@@ -65,31 +65,44 @@ def test_the_backward_pass_of_section_2_is_right_everywhere():
     assert wrong_gradients(loss, tensors, by_hand(tensors)) == []
 
 
-def test_10_2_without_the_mask_h_is_the_gradient_to_fix_first():
+def test_10_1_the_relus_gradient_on_four_numbers_is_masked_where_h_is_negative():
+    # exercise 10.1's h and grad_h_relu: no number of h is exactly 0, so every torch agrees
+    h = torch.tensor([[2.0, -1.0], [-3.0, 0.5]], requires_grad=True)
+    grad_h_relu = torch.tensor([[-4.0, 5.0], [6.0, 7.0]])
+    h.clamp(min=0).backward(grad_h_relu)
+    accepted("10.1", h.grad)
+    accepted("10.1", h.grad.tolist())
+    # the slips: no mask, a mask on the gradient's sign, a product with h_relu
+    rejected("10.1", grad_h_relu)
+    rejected("10.1", grad_h_relu.clamp(min=0))
+    rejected("10.1", grad_h_relu * h.detach().clamp(min=0))
+
+
+def test_10_3_without_the_mask_h_is_the_gradient_to_fix_first():
     loss, tensors = forward()
     wrong = wrong_gradients(loss, tensors, by_hand(tensors, mask=False))
     assert wrong == ["h", "w1"]  # w1 only inherits h's mistake
-    accepted("10.2", fix_first(wrong))
-    rejected("10.2", wrong[-1])
+    accepted("10.3", fix_first(wrong))
+    rejected("10.3", wrong[-1])
 
 
-def test_10_1_without_the_copy_the_mask_makes_h_relu_wrong():
+def test_10_2_without_the_copy_the_mask_makes_h_relu_wrong():
     loss, tensors = forward()
     wrong = wrong_gradients(loss, tensors, by_hand(tensors, clone=False))
     assert wrong == ["h_relu"]
-    accepted("10.1", wrong[0])
-    rejected("10.1", "h")
+    accepted("10.2", wrong[0])
+    rejected("10.2", "h")
 
 
-def test_10_2_and_10_1_are_what_compare_itself_names_first():
+def test_10_3_and_10_2_are_what_compare_itself_names_first():
     # notebook 10's cells, with the names compare finds in the caller's variables
     loss, tensors = forward()
     x, y, w1, w2, h, h_relu, y_pred = tensors.values()  # noqa: F841 - named for compare
     without_mask = compare(loss, by_hand(tensors, mask=False))
-    accepted("10.2", without_mask.first_wrong)
+    accepted("10.3", without_mask.first_wrong)
     without_copy = compare(loss, by_hand(tensors, clone=False))
     assert [check.name for check in without_copy.checks if not check.right] == ["h_relu"]
-    accepted("10.1", without_copy.first_wrong)
+    accepted("10.2", without_copy.first_wrong)
 
 
 def train_by_hand(steps=500):
@@ -135,7 +148,7 @@ def train_with_autograd(steps=500):
     return losses
 
 
-def test_10_3_hand_and_autograd_train_to_the_same_bits():
+def test_10_4_hand_and_autograd_train_to_the_same_bits():
     hand, auto = train_by_hand(), train_with_autograd()
     largest = max(abs(a - b) / b for a, b in zip(hand, auto, strict=True))
     if largest == 0:
@@ -144,10 +157,10 @@ def test_10_3_hand_and_autograd_train_to_the_same_bits():
         letter = "b"
     else:
         letter = "c"
-    accepted("10.3", letter)
+    accepted("10.4", letter)
 
 
-def test_10_6_only_x_transposed_times_grad_h_is_the_gradient_of_w1():
+def test_10_7_only_x_transposed_times_grad_h_is_the_gradient_of_w1():
     loss, t = forward()
     (auto,) = torch.autograd.grad(loss, t["w1"], retain_graph=True)
     grad_h = by_hand(t)["h"]
@@ -159,12 +172,12 @@ def test_10_6_only_x_transposed_times_grad_h_is_the_gradient_of_w1():
         }
     right = [c for c, g in options.items() if g.shape == auto.shape and torch.equal(g, auto)]
     assert right == ["a"]
-    accepted("10.6", right[0])
+    accepted("10.7", right[0])
     assert torch.equal(options["b"], auto.t())  # the same numbers, transposed: w1.T's shape
-    rejected("10.6", "b")
+    rejected("10.7", "b")
 
 
-def test_10_7_a_broadcast_bias_gets_the_gradient_summed_over_the_batch():
+def test_10_8_a_broadcast_bias_gets_the_gradient_summed_over_the_batch():
     _, t = forward()
     b2 = torch.randn(D_OUT, requires_grad=True)
     h_relu, w2, y = t["h_relu"].detach(), t["w2"].detach(), t["y"]
@@ -184,8 +197,8 @@ def test_10_7_a_broadcast_bias_gets_the_gradient_summed_over_the_batch():
         if g.shape == auto.shape and torch.allclose(g, auto, rtol=1e-5, atol=1e-3)
     ]
     assert right == ["a"]
-    accepted("10.7", right[0])
-    rejected("10.7", "c")
+    accepted("10.8", right[0])
+    rejected("10.8", "c")
 
 
 def dropout_model():
@@ -204,14 +217,14 @@ def same_twice_and_recorded(model, x):
     return torch.equal(first, second), first.requires_grad
 
 
-def test_10_8_no_grad_without_eval_leaves_dropout_on():
+def test_10_9_no_grad_without_eval_leaves_dropout_on():
     model, x = dropout_model()
     model.train()
     with torch.no_grad():
-        accepted("10.8", same_twice_and_recorded(model, x))
+        accepted("10.9", same_twice_and_recorded(model, x))
     model.eval()
     with torch.no_grad():
-        rejected("10.8", same_twice_and_recorded(model, x))  # (True, False): eval() as well
+        rejected("10.9", same_twice_and_recorded(model, x))  # (True, False): eval() as well
 
 
 # --- section 6: a mean against a sum, and softmax with cross-entropy ---------------------------
@@ -232,7 +245,7 @@ def equal_to_compares_margin(mine, autograds):
     return torch.allclose(mine, autograds, rtol=0, atol=1e-4 * autograds.abs().max().item())
 
 
-def test_10_4_a_mean_loss_divides_every_gradient_by_the_number_of_squares():
+def test_10_5_a_mean_loss_divides_every_gradient_by_the_number_of_squares():
     sums = gradients_of_the_weights(nn.MSELoss(reduction="sum"))
     means = gradients_of_the_weights(nn.MSELoss())
     factors = {"a": N, "b": D_OUT, "c": N * D_OUT, "d": 1}
@@ -244,8 +257,8 @@ def test_10_4_a_mean_loss_divides_every_gradient_by_the_number_of_squares():
         )
     ]
     assert right == ["c"]
-    accepted("10.4", right[0])
-    rejected("10.4", "a")
+    accepted("10.5", right[0])
+    rejected("10.5", "a")
 
 
 def test_6_1_a_quarter_of_the_batch_divides_by_a_quarter_as_many_squares():
@@ -305,7 +318,7 @@ def test_6_2_softmax_less_the_one_hot_over_the_batch_is_the_gradient_of_cross_en
     assert compare(summed, {"z": by_hand_cross_entropy(z, target, rows=1)}).all_right
 
 
-def test_10_5_each_row_of_the_cross_entropy_gradient_adds_up_to_zero():
+def test_10_6_each_row_of_the_cross_entropy_gradient_adds_up_to_zero():
     sums = []
     for seed in (1, 2):  # two sets of logits: does the answer depend on them?
         z, target = logits_and_targets(seed)
@@ -318,5 +331,5 @@ def test_10_5_each_row_of_the_cross_entropy_gradient_adds_up_to_zero():
         if all(torch.allclose(s, torch.full_like(s, value), rtol=0, atol=1e-6) for s in sums)
     ]
     assert right == ["b"]  # the same for both sets of logits, so not "d"
-    accepted("10.5", right[0])
-    rejected("10.5", "a")
+    accepted("10.6", right[0])
+    rejected("10.6", "a")

@@ -1,4 +1,5 @@
-"""Check yourself, notebook 10: the network's backward pass by hand, the gradient to fix first,
+"""Check yourself, notebook 10: the ReLU's mask on four numbers, the network's backward pass by
+hand, the gradient to fix first,
 gradients equal to the last bit, a bias's gradient, eval() against no_grad(), a mean loss
 against a sum, and the gradient of softmax with cross-entropy."""
 
@@ -8,7 +9,7 @@ from typing import Any
 
 import numpy as np
 
-from helpers.exercises import Names, as_bools, as_choice, as_name, exercise
+from helpers.exercises import Names, as_bools, as_choice, as_name, exercise, numbers_equal
 
 # The tensors whose gradients compare checks, by the names its table gives them.
 _COMPARED = Names(("y_pred", "w2", "h_relu", "h", "w1"), example="w2")
@@ -16,6 +17,64 @@ _COMPARED = Names(("y_pred", "w2", "h_relu", "h", "w1"), example="w2")
 
 @exercise(
     "10.1",
+    {
+        "en": "Predict before you run it: the ReLU's gradient on four numbers. h is "
+        "[[2.0, -1.0], [-3.0, 0.5]], h_relu = h.clamp(min=0), and the gradient of h_relu, "
+        "grad_h_relu, is [[-4.0, 5.0], [6.0, 7.0]]. What is grad_h? Write it as the 2 x 2 list "
+        "[[a, b], [c, d]].",
+        "zh": "先预测，再运行：在 4 个数上求 ReLU 的梯度。h 是 [[2.0, -1.0], [-3.0, 0.5]]，"
+        "h_relu = h.clamp(min=0)，h_relu 的梯度 grad_h_relu 是 [[-4.0, 5.0], [6.0, 7.0]]。"
+        "grad_h 是什么？写成 2 x 2 的列表 [[a, b], [c, d]]。",
+    },
+    hint={
+        "en": "Take the four positions one at a time, and at each look at h, not at grad_h_relu: "
+        "is h positive or negative there, and what is the ReLU's slope then? grad_h is "
+        "grad_h_relu times that slope.",
+        "zh": "逐个位置地看，每个位置看的是 h，不是 grad_h_relu：h 在那里是正还是负？这时 ReLU 的"
+        "斜率是多少？grad_h 就是 grad_h_relu 乘以这个斜率。",
+    },
+    why={
+        "en": "[[-4, 0], [0, 7]]. h is positive at [0, 0] (2.0) and [1, 1] (0.5): slope 1, so "
+        "grad_h_relu's -4.0 and 7.0 pass unchanged, the negative one too, since the mask looks "
+        "at h, never at the sign of the gradient. h is negative at [0, 1] and [1, 0]: slope 0, "
+        "so grad_h is 0 there, however large grad_h_relu is (5.0, 6.0). That is grad_h_relu "
+        "with zeros where h < 0, what the next cells do to all 6400 numbers.",
+        "zh": "[[-4, 0], [0, 7]]。h 在 [0, 0]（2.0）和 [1, 1]（0.5）处为正：斜率为 1，所以 "
+        "grad_h_relu 的 -4.0 和 7.0 原样通过，负的那个也一样，因为掩码看的是 h，从不看梯度的"
+        "正负。h 在 [0, 1] 和 [1, 0] 处为负：斜率为 0，所以那里的 grad_h 是 0，不管 "
+        "grad_h_relu 有多大（5.0、6.0）。这就是在 h < 0 处置零的 grad_h_relu，后面的单元格对"
+        "全部 6400 个数做的正是这件事。",
+    },
+    right_answers=(
+        [[-4, 0], [0, 7]],
+        "[[-4, 0], [0, 7]]",
+        "[[-4., 0.], [0., 7.]]",
+        "tensor([[-4., 0.], [0., 7.]])",
+        "tensor([[-4.,  0.],\n        [ 0.,  7.]])",
+        np.array([[-4.0, 0.0], [0.0, 7.0]]),
+        "【【-4，0】，【0，7】】",
+        "-4 0 0 7",
+    ),
+    wrong_answers=(
+        [[-4, 5], [6, 7]],
+        [[0, 5], [6, 7]],
+        [[0, 0], [0, 7]],
+        [[-8, 0], [0, 3.5]],
+        [[4, 0], [0, 7]],
+        [[-4, 0], [6, 7]],
+        "[[0, 5], [6, 7]]",
+        "0 0 0 7",
+    ),
+)
+def _the_mask_on_four_numbers(answer: Any) -> bool:
+    # The four numbers in the order print shows them, as a 2 x 2 list or one row.
+    return numbers_equal(answer, [[-4.0, 0.0], [0.0, 7.0]]) or numbers_equal(
+        answer, [-4.0, 0.0, 0.0, 7.0]
+    )
+
+
+@exercise(
+    "10.2",
     {
         "en": "In the cell of section 2.3, change grad_h = grad_h_relu.clone() to "
         "grad_h = grad_h_relu (no copy) and run it. Which tensor does its compare mark wrong (the "
@@ -64,7 +123,7 @@ def _alias_without_clone(answer: Any) -> bool:
 
 
 @exercise(
-    "10.2",
+    "10.3",
     {
         "en": "Predict before you run it: the backward pass of section 3 forgets the ReLU's mask "
         "(grad_h = grad_h_relu.clone(), and nothing more), then computes grad_w1 from it. compare "
@@ -115,7 +174,7 @@ def _first_wrong_without_the_mask(answer: Any) -> bool:
 
 
 @exercise(
-    "10.3",
+    "10.4",
     {
         "en": "Predict before you run it: train_by_hand() and train_with_autograd() each train "
         "500 steps from make_data()'s start. What is the largest difference between their "
@@ -160,7 +219,7 @@ def _losses_equal_to_the_last_bit(answer: Any) -> bool:
 
 
 @exercise(
-    "10.4",
+    "10.5",
     {
         "en": "Predict before you run it: w2's gradient at make_data()'s start is computed for the "
         "sum of squares (g_sum) and for nn.MSELoss(), whose default reduction is 'mean' "
@@ -201,7 +260,7 @@ def _a_mean_divides_by_the_number_of_squares(answer: Any) -> bool:
 
 
 @exercise(
-    "10.5",
+    "10.6",
     {
         "en": "Predict before you run it: for logits z (64 rows of 10 classes) and each row's "
         "target class, nn.CrossEntropyLoss() (a mean over the rows) has the gradient "
@@ -240,7 +299,7 @@ def _each_row_of_the_cross_entropy_gradient_adds_up_to_zero(answer: Any) -> bool
 
 
 @exercise(
-    "10.6",
+    "10.7",
     {
         "en": "Which line computes the gradient of the loss with respect to w1? 'a': "
         "x.t().mm(grad_h); 'b': grad_h.t().mm(x); 'c': grad_h.mm(w1.t()).",
@@ -273,7 +332,7 @@ def _gradient_of_w1(answer: Any) -> bool:
 
 
 @exercise(
-    "10.7",
+    "10.8",
     {
         "en": "A bias b2 of shape (10,) is added to the second layer: y_pred = h_relu.mm(w2) + "
         "b2, which adds b2 to each of the 64 rows. Which is the gradient of the loss with respect "
@@ -315,7 +374,7 @@ def _gradient_of_a_broadcast_bias(answer: Any) -> bool:
 
 
 @exercise(
-    "10.8",
+    "10.9",
     {
         "en": "You forget model.eval(): section 5's dropout_model, in training mode, runs twice "
         "on the same x, inside torch.no_grad(). Give two True/False values: (the two outputs are "

@@ -163,3 +163,12 @@ def test_predict_must_be_true_or_false():
     a, w, b = neuron()
     with pytest.raises(TypeError, match="predict="):
         step_through(trace(a), predict="yes")
+
+
+def test_where_the_view_cannot_run_only_the_start_shows_and_the_text_quiz_is_offered():
+    a, w, b = neuron()
+    shown = step_through(trace(a), {"w": w, "b": b}, predict=True)
+    html = shown.static_html()
+    assert html.count("<img ") == 1 and "quiz.answer(...)" in html
+    assert "ReluBackward0" not in repr(shown).split("\n", 1)[1]  # no table of the steps
+    assert repr(shown).startswith("Step 1 of 5: which Node does the engine run first?")

@@ -534,6 +534,12 @@ _WORDS = {
         "en": "The backward pass has not started: predict each step before it is shown.",
         "zh": "反向传播还没有开始：每一步显示之前，先预测它。",
     },
+    "play as text": {
+        "en": "Where this view cannot run, play the pass as text: quiz = trace(...).quiz(), then "
+        "quiz.answer(...) for each question.",
+        "zh": "在这个视图无法运行的地方，可以用文字来玩这次反向传播：quiz = trace(...).quiz()，"
+        "然后对每个问题调用 quiz.answer(...)。",
+    },
     "score": {
         "en": "right at the first try: {right} of {asked}",
         "zh": "第一次就答对：{right} / {asked}",

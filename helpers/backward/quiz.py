@@ -80,6 +80,8 @@ class Quiz:
         root = self._steps[0].node if self._steps else None
         self._consumers = consumers_of_each_node(root) if root is not None else {}
         self._boxes = _boxes_of(getattr(trace, "output", None), pairs) if self._steps else {}
+        types = [short_name(step.node) for step in self._steps]
+        self._shared_types = {name for name in types if types.count(name) > 1}
         self._questions = [
             (kind, index)
             for index, step in enumerate(self._steps)
@@ -321,10 +323,14 @@ class Quiz:
         return spellings
 
     def _label(self, node: Node) -> str:
-        """How the table of a trace names a Node: a leaf's AccumulateGrad with the leaf's name."""
+        """How the table of a trace names a Node: a leaf's AccumulateGrad with the leaf's name;
+        a Node whose type another Node of the pass shares, with the name of the tensor it made,
+        where that has one (two MulBackward0 read apart as "MulBackward0 (square)")."""
         name = self._names.get(node)
         if short_name(node) == "AccumulateGrad" and name is not None:
             return VIEW_MESSAGES.say("node of leaf", node=short_name(node), leaf=name)
+        if name is not None and short_name(node) in self._shared_types:
+            return MESSAGES.say("node of tensor", node=short_name(node), tensor=name)
         return short_name(node)
 
     def _examples(self) -> list[str]:

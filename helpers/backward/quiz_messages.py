@@ -119,6 +119,8 @@ QUIZ_MESSAGES = Catalogue(
         },
         "and": {"en": " and ", "zh": " 和 "},
         "list": {"en": ", ", "zh": "、"},
+        # Two Nodes of one type read apart by the tensors they made: MulBackward0 (square).
+        "node of tensor": {"en": "{node} ({tensor})", "zh": "{node}（{tensor}）"},
         "score": {
             "en": "{right} of {asked} right at the first try",
             "zh": "{asked} 题中第一次就答对 {right} 题",

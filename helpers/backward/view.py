@@ -241,10 +241,12 @@ class StepThrough:
         self.rows = table_rows(trace, named)
         self.pictures: list[str] = []  # one SVG text per step, or none for a long trace
         self.note = ""
+        self._start: str | None = None  # a predicted pass: the picture before any step ran
         self._steps: _Steps | None = None
         if len(trace) <= MAX_FRAMES:
             model, drawings = _frames(trace, named, options, ids=True, start=predict)
             start = drawings.pop(0).svg() if predict else None
+            self._start = start
             self.pictures = [drawing.svg() for drawing in drawings]
             quiz = Quiz(trace, named) if predict else None
             self._steps = _Steps(self.pictures, self.rows, trace, model, quiz, start)
@@ -256,6 +258,8 @@ class StepThrough:
         return len(self.pictures)
 
     def __repr__(self) -> str:
+        if self._start is not None:  # a predicted pass: the table would give every answer away
+            return f"{self._steps.prompt()['question']}\n{VIEW_MESSAGES.say('play as text')}"
         table = text_table(self.rows)
         return f"{self.note}\n{table}" if self.note else table
 
@@ -267,6 +271,11 @@ class StepThrough:
         """Every picture in one row that scrolls sideways (or the table, for a long trace)."""
         if not self.pictures:
             return f"<p>{html.escape(self.note)}</p>{html_table(self.rows)}"
+        if self._start is not None:
+            # A predicted pass shows only its start where the view cannot run: its steps are
+            # the answers, to be played as text instead.
+            note = html.escape(VIEW_MESSAGES.say("play as text"))
+            return f"<p>{note}</p>{svg_image(self._start)}"
         # Images, not inline SVG: JupyterLab strips inline SVG from the HTML of a notebook it does
         # not trust yet (one opened before running it), and keeps images.
         figures = "".join(self._figure(i, svg_image(svg)) for i, svg in enumerate(self.pictures))

@@ -205,6 +205,14 @@ FORMS = [
     ("06.4", "[0. 1. 1.]", WRONG, None),
     ("06.4", "np.array([[0, 1, 2]])", WRONG, None),
     ("06.4", "array([True, True, True])", UNREADABLE, "numbers"),
+    ("10.1", "tensor([[-4., 0.], [0., 7.]])", RIGHT, None),
+    ("10.1", "[[-4.  0.]\n [ 0.  7.]]", RIGHT, None),
+    ("10.1", "array([[-4., 0.], [0., 7.]])", RIGHT, None),
+    ("10.1", "【【-4，0】，【0，7】】", RIGHT, None),
+    ("10.1", "-4、0、0、7", RIGHT, None),
+    ("10.1", "[[0, 5], [6, 7]]", WRONG, None),
+    ("10.1", "[[-4, 5], [6, 7]]", WRONG, None),
+    ("10.1", "[-4, 0, 7]", WRONG, None),
     # 7. A list or a set question that cannot read the answer says so, never "one number".
     ("01.5", "two, zero, six", UNREADABLE, "numbers"),
     ("01.5", "2, 0, x", UNREADABLE, "numbers"),
@@ -213,6 +221,8 @@ FORMS = [
     ("06.4", "c", UNREADABLE, "numbers"),
     ("07.5", "nothing", UNREADABLE, "numbers"),
     ("07.5", "RuntimeError", UNREADABLE, "numbers"),
+    ("10.1", "[[-4, 0], [0, seven]]", UNREADABLE, "numbers"),
+    ("10.1", "grad_h_relu", UNREADABLE, "numbers"),
     ("02.4", 3, UNREADABLE, "names"),
     ("02.4", ["w", 1], UNREADABLE, "names"),
     ("04.4", "(1, 0)", RIGHT, None),
@@ -289,17 +299,17 @@ FORMS = [
     ("08.6", "选 q", RIGHT, None),
     ("08.6", "选p", WRONG, None),
     ("09.6", "答案是b", RIGHT, None),
-    ("10.3", "选a", RIGHT, None),
-    ("10.3", "选项 a", RIGHT, None),
-    ("10.3", "答案：a", RIGHT, None),
-    ("10.3", "选b", WRONG, None),
-    ("10.3", "exactly 0", UNREADABLE, "choice"),
-    ("10.6", "选a", RIGHT, None),
-    ("10.6", "选项 a", RIGHT, None),
-    ("10.6", "答案：a", RIGHT, None),
+    ("10.4", "选a", RIGHT, None),
+    ("10.4", "选项 a", RIGHT, None),
+    ("10.4", "答案：a", RIGHT, None),
+    ("10.4", "选b", WRONG, None),
+    ("10.4", "exactly 0", UNREADABLE, "choice"),
     ("10.7", "选a", RIGHT, None),
-    ("10.7", "选项 A", RIGHT, None),
-    ("10.7", "答案：ａ", RIGHT, None),
+    ("10.7", "选项 a", RIGHT, None),
+    ("10.7", "答案：a", RIGHT, None),
+    ("10.8", "选a", RIGHT, None),
+    ("10.8", "选项 A", RIGHT, None),
+    ("10.8", "答案：ａ", RIGHT, None),
     ("11.1", "选a", RIGHT, None),
     ("11.1", "选项 a", RIGHT, None),
     ("11.1", "答案：a", RIGHT, None),
@@ -331,19 +341,19 @@ FORMS = [
     ("02.1", "真，假", RIGHT, None),
     ("02.1", "yes, no", RIGHT, None),
     ("04.4", "是、否", RIGHT, None),
-    ("10.8", "否，否", RIGHT, None),
-    ("10.8", "不，不", RIGHT, None),
-    ("10.8", "错，错", RIGHT, None),
-    ("10.8", "(0,0)", RIGHT, None),
-    ("10.8", "（0，0）", RIGHT, None),
-    ("10.8", (0, 0), RIGHT, None),
-    ("10.8", "都是 False", RIGHT, None),
-    ("10.8", "答案是 否，否", RIGHT, None),
-    ("10.8", "是，否", WRONG, None),
-    ("10.8", "(1, 0)", WRONG, None),
-    ("10.8", "否", UNREADABLE, "bools"),
-    ("10.8", "否，否，否", UNREADABLE, "bools"),
-    ("10.8", "(0.0, 0.0)", UNREADABLE, "bools"),
+    ("10.9", "否，否", RIGHT, None),
+    ("10.9", "不，不", RIGHT, None),
+    ("10.9", "错，错", RIGHT, None),
+    ("10.9", "(0,0)", RIGHT, None),
+    ("10.9", "（0，0）", RIGHT, None),
+    ("10.9", (0, 0), RIGHT, None),
+    ("10.9", "都是 False", RIGHT, None),
+    ("10.9", "答案是 否，否", RIGHT, None),
+    ("10.9", "是，否", WRONG, None),
+    ("10.9", "(1, 0)", WRONG, None),
+    ("10.9", "否", UNREADABLE, "bools"),
+    ("10.9", "否，否，否", UNREADABLE, "bools"),
+    ("10.9", "(0.0, 0.0)", UNREADABLE, "bools"),
     ("11.2", "是，是", RIGHT, None),
     ("11.2", "对，对", RIGHT, None),
     ("11.2", "都是 True", RIGHT, None),
@@ -359,33 +369,33 @@ FORMS = [
     ("11.6", "是", UNREADABLE, "number"),
     ("05.4", "是", UNREADABLE, "choice"),
     ("06.4", "是", UNREADABLE, "numbers"),
-    ("10.2", "是", UNREADABLE, "name"),
+    ("10.3", "是", UNREADABLE, "name"),
     # 14. A name with words around it that say what it names, its parts joined any way.
-    ("10.2", "h 的梯度", RIGHT, None),
-    ("10.2", "h的梯度", RIGHT, None),
-    ("10.2", "张量 h", RIGHT, None),
-    ("10.2", "答案是h", RIGHT, None),
-    ("10.2", "（h）", RIGHT, None),
-    ("10.2", "the gradient of h", RIGHT, None),
-    ("10.2", "h's gradient", RIGHT, None),
-    ("10.2", "h.grad", RIGHT, None),
-    ("10.2", "H 的梯度", RIGHT, None),
-    ("10.2", "w1 的梯度", WRONG, None),
-    ("10.2", "张量 w1", WRONG, None),
-    ("10.2", "h_relu 的梯度", WRONG, None),
-    ("10.2", "x", WRONG, None),
-    ("10.2", "h, w1", UNREADABLE, "name"),
-    ("10.2", "h 和 w1", UNREADABLE, "name"),
-    ("10.2", "h w1", UNREADABLE, "name"),
-    ("10.2", "h 的梯度是错的", UNREADABLE, "name"),
-    ("10.2", "梯度", UNREADABLE, "name"),
-    ("10.2", 1, UNREADABLE, "name"),
-    ("10.1", "h_relu 的梯度", RIGHT, None),
-    ("10.1", "张量 h_relu", RIGHT, None),
-    ("10.1", "（h_relu）", RIGHT, None),
-    ("10.1", "答案是 grad_h_relu", RIGHT, None),
-    ("10.1", "h 的梯度", WRONG, None),
-    ("10.1", "h_relu 和 h", UNREADABLE, "name"),
+    ("10.3", "h 的梯度", RIGHT, None),
+    ("10.3", "h的梯度", RIGHT, None),
+    ("10.3", "张量 h", RIGHT, None),
+    ("10.3", "答案是h", RIGHT, None),
+    ("10.3", "（h）", RIGHT, None),
+    ("10.3", "the gradient of h", RIGHT, None),
+    ("10.3", "h's gradient", RIGHT, None),
+    ("10.3", "h.grad", RIGHT, None),
+    ("10.3", "H 的梯度", RIGHT, None),
+    ("10.3", "w1 的梯度", WRONG, None),
+    ("10.3", "张量 w1", WRONG, None),
+    ("10.3", "h_relu 的梯度", WRONG, None),
+    ("10.3", "x", WRONG, None),
+    ("10.3", "h, w1", UNREADABLE, "name"),
+    ("10.3", "h 和 w1", UNREADABLE, "name"),
+    ("10.3", "h w1", UNREADABLE, "name"),
+    ("10.3", "h 的梯度是错的", UNREADABLE, "name"),
+    ("10.3", "梯度", UNREADABLE, "name"),
+    ("10.3", 1, UNREADABLE, "name"),
+    ("10.2", "h_relu 的梯度", RIGHT, None),
+    ("10.2", "张量 h_relu", RIGHT, None),
+    ("10.2", "（h_relu）", RIGHT, None),
+    ("10.2", "答案是 grad_h_relu", RIGHT, None),
+    ("10.2", "h 的梯度", WRONG, None),
+    ("10.2", "h_relu 和 h", UNREADABLE, "name"),
     ("11.3", "head层", RIGHT, None),
     ("11.3", "head 模块", RIGHT, None),
     ("11.3", "head 层", RIGHT, None),
@@ -426,31 +436,31 @@ FORMS = [
     ("11.5", "value_bias", WRONG, None),
     ("11.5", "key 和 bias", UNREADABLE, "name"),
     # 15. The text of an option that is code, however spaced, is its letter.
-    ("10.6", "x.t().mm(grad_h)", RIGHT, None),
-    ("10.6", "x.t() .mm( grad_h )", RIGHT, None),
-    ("10.6", "`x.t().mm(grad_h)`", RIGHT, None),
-    ("10.6", "grad_h.t().mm(x)", WRONG, None),
-    ("10.6", "grad_h.mm(w1.t())", WRONG, None),
-    ("10.6", "x.T.mm(grad_h)", UNREADABLE, "choice"),
-    ("10.7", "grad_y_pred.sum(0)", RIGHT, None),
-    ("10.7", "grad_y_pred.sum(1)", WRONG, None),
-    ("10.7", "grad_y_pred.mean(0)", WRONG, None),
-    ("10.7", "grad_y_pred[0]", WRONG, None),
-    ("10.7", "grad_y_pred.sum(dim=0)", UNREADABLE, "choice"),
-    ("10.4", "选项 c", RIGHT, None),
-    ("10.4", "答案是 c", RIGHT, None),
-    ("10.4", "the answer is C", RIGHT, None),
-    ("10.4", "选a", WRONG, None),
-    ("10.4", "d。", WRONG, None),
-    ("10.4", "640", UNREADABLE, "choice"),
-    ("10.4", "乘以 640", UNREADABLE, "choice"),
-    ("10.5", "选b", RIGHT, None),
-    ("10.5", "答案：Ｂ", RIGHT, None),
-    ("10.5", "（b）", RIGHT, None),
-    ("10.5", "选项 a", WRONG, None),
-    ("10.5", "d", WRONG, None),
-    ("10.5", "0", UNREADABLE, "choice"),
-    ("10.5", "每行之和为 0", UNREADABLE, "choice"),
+    ("10.7", "x.t().mm(grad_h)", RIGHT, None),
+    ("10.7", "x.t() .mm( grad_h )", RIGHT, None),
+    ("10.7", "`x.t().mm(grad_h)`", RIGHT, None),
+    ("10.7", "grad_h.t().mm(x)", WRONG, None),
+    ("10.7", "grad_h.mm(w1.t())", WRONG, None),
+    ("10.7", "x.T.mm(grad_h)", UNREADABLE, "choice"),
+    ("10.8", "grad_y_pred.sum(0)", RIGHT, None),
+    ("10.8", "grad_y_pred.sum(1)", WRONG, None),
+    ("10.8", "grad_y_pred.mean(0)", WRONG, None),
+    ("10.8", "grad_y_pred[0]", WRONG, None),
+    ("10.8", "grad_y_pred.sum(dim=0)", UNREADABLE, "choice"),
+    ("10.5", "选项 c", RIGHT, None),
+    ("10.5", "答案是 c", RIGHT, None),
+    ("10.5", "the answer is C", RIGHT, None),
+    ("10.5", "选a", WRONG, None),
+    ("10.5", "d。", WRONG, None),
+    ("10.5", "640", UNREADABLE, "choice"),
+    ("10.5", "乘以 640", UNREADABLE, "choice"),
+    ("10.6", "选b", RIGHT, None),
+    ("10.6", "答案：Ｂ", RIGHT, None),
+    ("10.6", "（b）", RIGHT, None),
+    ("10.6", "选项 a", WRONG, None),
+    ("10.6", "d", WRONG, None),
+    ("10.6", "0", UNREADABLE, "choice"),
+    ("10.6", "每行之和为 0", UNREADABLE, "choice"),
     ("09.6", "y *= 2", RIGHT, None),
     ("09.6", "y*=2", RIGHT, None),
     ("09.6", "y = y * 2", WRONG, None),
@@ -558,8 +568,8 @@ FORMS = [
     ("09.4", "(f)", RIGHT, None),
     ("09.4", "e", WRONG, None),
     ("09.4", "ef", UNREADABLE, "choice"),
-    ("10.1", "w1", WRONG, None),
-    ("10.8", "(False, False)", RIGHT, None),
+    ("10.2", "w1", WRONG, None),
+    ("10.9", "(False, False)", RIGHT, None),
     ("11.3", "blocks.0", WRONG, None),
     ("11.5", "query.bias", WRONG, None),
     ("11.5", 0, UNREADABLE, "name"),
@@ -662,9 +672,9 @@ def test_an_answer_form_gets_the_verdict_its_idea_deserves(
 
 
 def test_an_answer_that_cannot_be_read_shows_how_this_question_writes_one():
-    assert '"a", "b", "c"' in check("10.3", "exactly 0").message
-    assert '"a", "b", "c", "d"' in check("10.7", "grad_y_pred.sum(dim=0)").message
-    assert '"w2"' in check("10.2", "h, w1").message
+    assert '"a", "b", "c"' in check("10.4", "exactly 0").message
+    assert '"a", "b", "c", "d"' in check("10.8", "grad_y_pred.sum(dim=0)").message
+    assert '"w2"' in check("10.3", "h, w1").message
     assert '"blocks.2.mlp"' in check("11.3", "head 和 norm").message
     assert '"query.weight"' in check("11.5", "key 和 bias").message
     with speaking("zh"):
@@ -674,7 +684,7 @@ def test_an_answer_that_cannot_be_read_shows_how_this_question_writes_one():
 
 
 def test_the_example_a_note_shows_is_never_the_right_answer():
-    for exercise_id, note_example in (("10.2", "w2"), ("10.1", "w2"), ("11.3", "blocks.2.mlp")):
+    for exercise_id, note_example in (("10.3", "w2"), ("10.2", "w2"), ("11.3", "blocks.2.mlp")):
         assert not check(exercise_id, note_example).correct
     for exercise_id, note_example in (("11.4", "blocks.5"), ("11.5", "query.weight")):
         assert not check(exercise_id, note_example).correct
@@ -691,8 +701,8 @@ def _forms_of(exercise_id):
 
 def test_no_exercise_names_a_form_that_another_with_the_same_answer_takes_as_wrong():
     # The rules are the same for every exercise: where two exercises have the same right answer
-    # (10.3, 10.6, 10.7 and 11.1 all "a"), a form one takes as right, the other may fail to read
-    # (the text of 10.6's option is no option of 10.3) but never takes as a wrong value; and a
+    # (10.4, 10.7, 10.8 and 11.1 all "a"), a form one takes as right, the other may fail to read
+    # (the text of 10.7's option is no option of 10.4) but never takes as a wrong value; and a
     # form one reads as wrong, the other never takes as right.
     known = exercises()
     pairs = [
@@ -700,7 +710,7 @@ def test_no_exercise_names_a_form_that_another_with_the_same_answer_takes_as_wro
         for one, other in itertools.permutations(sorted(known), 2)
         if check(other, known[one].right_answers[0]).correct
     ]
-    assert ("10.3", "10.6") in pairs and ("01.1", "02.1") in pairs  # the check finds pairs
+    assert ("10.4", "10.7") in pairs and ("01.1", "02.1") in pairs  # the check finds pairs
     for one, other in pairs:
         for form, verdict in _forms_of(one):
             seen = check(other, form)

@@ -79,7 +79,7 @@ order, and never another number of values than the question asks for.
 **One choice** (:func:`as_choice`) is one letter: ``"b"``, ``"B"``, ``"ｂ"``, ``"(b)"``,
 ``"b)"``, ``"“b”"``, ``"b。"``, ``"选 b"``; never a list of letters or of flags. Where an
 exercise declares the text of its options that are code, that text is the option's letter,
-however spaced: ``"x.t().mm(grad_h)"`` for 10.6's "a".
+however spaced: ``"x.t().mm(grad_h)"`` for 10.7's "a".
 
 **One name** (:func:`as_name`), where an exercise declares the names it is about
 (:class:`Names`): the name in any case, with words around it that say what kind of thing it

@@ -344,6 +344,80 @@ def test_a_leaf_shows_the_gradient_it_received_from_the_step_its_accumulate_grad
     assert "grad 1.0" in pictures[-1].source  # and b its 1.0
 
 
+def shared_input():
+    """x * x + x * w with x = 2, w = 3: x's AccumulateGrad gets three gradients from two Nodes."""
+    x = torch.tensor(2.0, requires_grad=True)
+    w = torch.tensor(3.0, requires_grad=True)
+    return x * x + x * w, x, w
+
+
+def filled(source: str) -> set[str]:
+    """The DOT names of the boxes a picture fills as having received all their gradients: an
+    ellipse filled so, or a table whose gradient cell is."""
+    fill = graph.dot.RECEIVED_ALL_FILL
+    return {
+        line.split()[0]
+        for line in source.splitlines()
+        if f'fillcolor="{fill}"' in line or f'BGCOLOR="{fill}"' in line
+    }
+
+
+def test_a_node_is_filled_from_the_step_its_last_gradient_arrives():
+    y, x, w = shared_input()
+    steps = trace(y)
+    pictures = frames(steps, {"x": x, "w": w})
+    model = graph.build(y, {"x": x, "w": w})
+    box = {step.node: model.find(step.node).id for step in steps}
+    # The engine counts one gradient per edge into a Node from a Node that runs; a Node is
+    # complete once every Node sending to it has run (the first, from the start).
+    for number, picture in enumerate(pictures):
+        ran = steps[: number + 1]
+        complete = {
+            box[step.node]
+            for step in steps
+            if all(
+                any(earlier is sender for earlier in ran)
+                for sender in steps
+                for node, _ in sender.sent
+                if node is step.node
+            )
+        }
+        assert filled(picture.source) == complete, f"frame {number + 1}"
+    x_step = next(
+        i
+        for i, step in enumerate(steps)
+        if step.name == "AccumulateGrad" and step.node.variable is x
+    )
+    later_product = max(i for i, step in enumerate(steps) if step.name == "MulBackward0")
+    # x is shared: its cell stays white until both products sent theirs, then stays pink.
+    assert [box[steps[x_step].node] in filled(p.source) for p in pictures] == [
+        number >= later_product for number in range(len(steps))
+    ]
+
+
+def test_the_note_below_a_step_picture_says_what_pink_means_in_each_language():
+    y, x, w = shared_input()
+    english = labels(frames(trace(y))[0].svg())
+    with speaking("zh"):
+        y, x, w = shared_input()
+        chinese = labels(frames(trace(y))[0].svg())
+    assert any(line.startswith("Pink: the Node has received every gradient") for line in english)
+    assert any(line.startswith("粉色：这个节点") for line in chinese)
+
+
+def test_in_the_view_each_step_marks_the_arrows_its_gradients_travel_along():
+    y, x, w = shared_input()
+    steps = trace(y)
+    source = step_through(steps, {"x": x, "w": w}).view()._source
+    for number, step in enumerate(steps, start=1):
+        source.go_to(number)
+        assert source.shown == number
+        moving = re.findall(r'class="edge agv&#45;moving"', source.svg)
+        assert len(moving) == len(step.sent), f"step {number}"  # x * x: two arrows, both move
+    # Pictures drawn for a page, not the view, carry no such mark.
+    assert "agv" not in "".join(picture.source for picture in frames(steps))
+
+
 def test_a_leaf_shows_no_gradient_word_before_its_gradient_arrives():
     a, w, b = neuron()
     first = frames(trace(a))[0].source  # only the output's Node has run

@@ -358,22 +358,70 @@ def highlighted(page) -> list[str]:
     )
 
 
+def gradients_moved(page, action, picture: str | None = None) -> int:
+    """Do ``action`` and wait for the gradients of the step it shows to travel: the most dots
+    seen moving at once, each on an arrow of that step, gone once they arrived (0: none moved).
+    With ``picture``, a screenshot of that name is taken while they travel."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+    page.evaluate(
+        """() => {
+          window.agvDots = 0;
+          window.agvOffArrow = 0;
+          window.agvWatch = new MutationObserver(() => {
+            const dots = document.querySelectorAll('.agv-canvas circle.agv-gradient');
+            window.agvDots = Math.max(window.agvDots, dots.length);
+            for (const dot of dots) if (!dot.closest('g.edge.agv-moving')) window.agvOffArrow++;
+          });
+          window.agvWatch.observe(document.body, { subtree: true, childList: true });
+        }"""
+    )
+    action()
+    if picture is not None:
+        page.wait_for_selector(f"{VIEW} circle.agv-gradient", state="attached")
+        shot(page, picture)
+    try:
+        page.wait_for_function(
+            "() => window.agvDots > 0 && !document.querySelector('circle.agv-gradient')",
+            timeout=5000,
+        )
+    except PlaywrightTimeout:
+        pass  # nothing moved: said by the 0 returned
+    seen, off_arrow = page.evaluate(
+        "() => { window.agvWatch.disconnect(); return [window.agvDots, window.agvOffArrow]; }"
+    )
+    assert off_arrow == 0, "a gradient's dot was drawn away from the arrows of its step"
+    # Every number is back in view once its dot arrived.
+    hidden = page.evaluate(
+        "() => [...document.querySelectorAll('.agv-canvas g.edge text')]"
+        ".filter(t => t.style.opacity === '0').length"
+    )
+    assert hidden == 0
+    return seen
+
+
 def test_step_through_shows_the_backward_pass_in_the_view_one_step_at_a_time(steps_page):
     page = steps_page
     status = page.locator(f"{VIEW} .agv-status")
     assert status.text_content().startswith("Step 1 of 5: ReluBackward0")
     first = highlighted(page)
-    page.locator(f"{VIEW} button[data-do='next']").click()
-    page.wait_for_function(
-        "() => document.querySelector('.agv-status').textContent.startsWith('Step 2 of 5')"
-    )
+    # Step 2, AddBackward0, sends to two Nodes: two gradients travel, one per arrow.
+    next_step = page.locator(f"{VIEW} button[data-do='next']")
+    moved = gradients_moved(page, next_step.click, picture="steps-moving")
+    assert status.text_content().startswith("Step 2 of 5")
+    assert moved == 2
     assert highlighted(page) != first
     page.locator(f"{VIEW} .agv-steps input[type=range]").focus()
-    page.keyboard.press("ArrowRight")  # the slider, as with a keyboard
-    page.wait_for_function(
-        "() => document.querySelector('.agv-status').textContent.startsWith('Step 3 of 5')"
-    )
+    # The slider, as with a keyboard: step 3 is AccumulateGrad of b, which sends nothing on;
+    # step 4, MulBackward0, sends one gradient.
+    assert gradients_moved(page, lambda: page.keyboard.press("ArrowRight")) == 0
+    assert status.text_content().startswith("Step 3 of 5")
+    assert gradients_moved(page, lambda: page.keyboard.press("ArrowRight")) == 1
+    assert status.text_content().startswith("Step 4 of 5")
     shot(page, "steps")
+    # A step back shows the picture, and nothing travels backward.
+    assert gradients_moved(page, lambda: page.keyboard.press("ArrowLeft")) == 0
+    assert status.text_content().startswith("Step 3 of 5")
 
 
 def test_a_click_in_the_step_view_reads_what_a_node_received_so_far(steps_page):
@@ -449,10 +497,10 @@ def test_a_predicted_pass_is_played_in_the_view_with_verdicts_and_a_score(predic
     assert score == "right at the first try: 1 of 2"
     assert page.locator(f"{VIEW} .agv-status").text_content().startswith("Step 1 of 5")
     shot(page, "predict")
-    page.locator(f"{VIEW} button[data-do='show-me']").click()
-    page.wait_for_function(
-        "() => document.querySelector('.agv-status').textContent.startsWith('Step 2 of 5')"
-    )
+    # "Show me" reveals step 2, AddBackward0: its two gradients travel as the step shows.
+    show_me = page.locator(f"{VIEW} button[data-do='show-me']")
+    assert gradients_moved(page, show_me.click) == 2
+    assert page.locator(f"{VIEW} .agv-status").text_content().startswith("Step 2 of 5")
     page.locator(f"{VIEW} button[data-do='replay']").click()
     page.wait_for_function(
         "() => document.querySelector('.agv-score').textContent.endsWith(' 0 of 0')"

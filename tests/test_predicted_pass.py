@@ -20,6 +20,8 @@ from helpers.graph.dot import HIGHLIGHT_COLOUR
 from helpers.language import speaking
 from helpers.view.words import VIEW_TEXTS
 
+ANY_LATER = VIEW_MESSAGES.say("later")
+
 
 def neuron():
     """relu(w * x + b) with w = 2, x = 3, b = 1: the neuron of notebook 03."""
@@ -73,6 +75,31 @@ def test_the_picture_shows_a_step_only_once_its_questions_are_answered():
     view.predict("1")
     assert view._source.svg != start and HIGHLIGHT_COLOUR in view._source.svg
     assert view._source.caption.startswith("Step 1 of 5: ReluBackward0")
+
+
+def test_a_click_on_a_box_before_its_step_is_answered_reads_no_gradient():
+    a, w, b = neuron()
+    view = predicted(a, w=w, b=b)
+    relu = box_called(view, "ReluBackward0")
+    view.predict_next(relu)  # what ReluBackward0 sends is asked now: its panel must not say
+    for number, box in enumerate((relu, box_called(view, "AddBackward0")), start=1):
+        rows = view.read(box)["sections"][0]["rows"]
+        assert rows == [[VIEW_MESSAGES.say("at step", number=number), ANY_LATER]]
+    view.predict("1")
+    rows = dict(view.read(relu)["sections"][0]["rows"])
+    assert rows[VIEW_MESSAGES.say("sent at", number=1)].startswith("1.0")
+
+
+def test_the_widget_learns_which_step_its_picture_shows_with_the_picture():
+    a, w, b = neuron()
+    view = predicted(a, w=w, b=b)
+    widget = view.widget()
+    assert widget.shown == 0  # before the pass: no gradient has travelled yet
+    view.predict_next(box_called(view, "ReluBackward0"))
+    view.predict("1")
+    assert (widget.shown, widget.svg) == (1, view._source.svg)
+    view.replay()
+    assert widget.shown == 0
 
 
 def test_a_whole_pass_played_right_scores_every_question_and_replay_starts_again():

@@ -5,13 +5,14 @@
     >>> step_through(steps)        # the graph once per step, in the graph's interactive view
 
 Learners import it as `helpers.backward_view`. In each picture (drawn by `helpers.graph`, arrows
-following the gradients) the node that runs is outlined in red, and every gradient sent so far is
-written in red on the arrow it travelled along. In JupyterLab (VS Code, Colab) the pictures are
-shown in the graph's interactive view (`helpers.view`), with a step control; a click on a
-box reads what it holds and what it received and sent so far. Without widgets (a static HTML
-page, GitHub, an untrusted notebook) the pictures stand in a row, one per step. The table is
-`helpers.backward.table`'s, which a `Trace` also shows itself with; where a hook changed the
-gradient on its way into a node, the table and the captions show both:
+following the gradients) the node that runs is outlined in red, every gradient sent so far is
+written in red on the arrow it travelled along, and a Node that has received all its gradients is
+filled pink. In JupyterLab (VS Code, Colab) the pictures are shown in the graph's interactive
+view (`helpers.view`), with a step control; each step further sends its gradients along their
+arrows, and a click on a box reads what it holds and what it received and sent so far. Without
+widgets (a static HTML page, GitHub, an untrusted notebook) the pictures stand in a row, one per
+step. The table is `helpers.backward.table`'s, which a `Trace` also shows itself with; where a
+hook changed the gradient on its way into a node, the table and the captions show both:
 ``[6.0, 12.0] → hook → [0.0, 0.0]``, what was sent, then what the node received.
 
 The words of the tables and captions, and the errors, follow `helpers.set_language` ("en" or
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 import html
 import inspect
+from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import replace
 from typing import Any
@@ -82,7 +84,9 @@ def table_html(trace: Trace, names: Names = None) -> str:
 
 
 def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Drawing]:
-    """One picture per step: the node that runs outlined, the gradients sent so far on the arrows.
+    """One picture per step: the node that runs outlined, the gradients sent so far on the arrows,
+    and in pink each Node that has received every gradient it gets in the pass (ready to run, or
+    run; a leaf's gradient cell once its gradients are all in).
 
     ``options`` are those of `helpers.graph.draw`, but for ``highlight`` and ``edge_labels``,
     which each picture sets itself; by default the arrows follow the gradients
@@ -128,9 +132,11 @@ def _frames(
     drawings, ran = [], set()
     # A predicted pass opens on a frame before any step ran: nothing outlined, nothing sent.
     steps = [*([(None, {})] if start else []), *zip(trace, received, strict=True)]
+    expected, arrived = _gradients_expected(trace), Counter()
     for step, received_so_far in steps:
         if step is not None:
             ran.add(step.node)
+            arrived.update(node for node, _ in step.sent)
         labels = {edge: text if edge[0] in ran else _blanks(text) for edge, text in final.items()}
         frame = _with_leaf_gradients(model, received_so_far, widest)
         source = graph.to_dot(
@@ -140,9 +146,21 @@ def _frames(
             edge_labels=labels,
             layout=layout,
             ids=ids,
+            received_all=[node for node, count in expected.items() if arrived[node] == count],
+            moving=[] if step is None else [(step.node, node) for node, _ in step.sent],
         )
         drawings.append(graph.Drawing(source, estimated_seconds=layout.estimated_seconds))
     return model, drawings
+
+
+def _gradients_expected(trace: Trace) -> Counter[Node]:
+    """How many gradients each Node that runs in the pass receives: one per edge into it from a
+    Node that runs, as the engine counts its dependencies (none for the first, which receives
+    the gradient backward() starts with)."""
+    expected: Counter[Node] = Counter({step.node: 0 for step in trace})
+    for step in trace:
+        expected.update(node for node, _ in step.sent)
+    return expected
 
 
 def _as_in_the_pass(model: graph.Graph, trace: Trace, show_values: bool) -> graph.Graph:
@@ -371,7 +389,6 @@ class _Steps(PictureSource):
         found = [model.find(step.node) for step in trace]
         self._boxes = [box.id if box is not None else "" for box in found]
         forget_with(self, trace)
-        self._step = 1
         self.go_to(1)
         self._follow()
 
@@ -379,10 +396,10 @@ class _Steps(PictureSource):
         self._full = self._walked = None
 
     def go_to(self, step: int) -> None:
-        self._step = min(max(step, 1), self.steps)
-        self.svg = self._pictures[self._step - 1]
-        self.home = self._boxes[self._step - 1]
-        self.caption = "\n".join(_caption(self._rows, self._step - 1))
+        self.shown = min(max(step, 1), self.steps)
+        self.svg = self._pictures[self.shown - 1]
+        self.home = self._boxes[self.shown - 1]
+        self.caption = "\n".join(_caption(self._rows, self.shown - 1))
 
     # --- a predicted pass ------------------------------------------------------------------------
 
@@ -434,6 +451,7 @@ class _Steps(PictureSource):
         settled = self._quiz.settled
         if settled == 0:
             self.svg, self.home = self._start, self._boxes[0] if self._boxes else ""
+            self.shown = 0
             self.caption = VIEW_MESSAGES.say("before the pass")
         else:
             self.go_to(settled)
@@ -457,7 +475,7 @@ class _Steps(PictureSource):
         """What the box's Node received and sent at each step it ran, up to the step shown."""
         rows = []
         for number in ran:
-            if number > self._step:
+            if number > self.shown:
                 rows.append(
                     [VIEW_MESSAGES.say("at step", number=number), VIEW_MESSAGES.say("later")]
                 )

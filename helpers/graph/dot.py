@@ -4,8 +4,10 @@
 them: the colours and shapes of `BOX_STYLES`, the caption below, a slot number where several
 arrows enter an op, the arrows the layout plan pulls straight or stretches
 (`helpers.graph.layout`), a red outline round the highlighted Node's boxes and texts on the
-arrows (``highlight=`` and ``edge_labels=`` of `helpers.graph.draw`). Any text is written so
-that Graphviz shows it exactly as typed.
+arrows (``highlight=`` and ``edge_labels=`` of `helpers.graph.draw`). A picture of one step of a
+backward pass (`helpers.backward_view`) also fills in pink each Node that has received all its
+gradients (a leaf: its gradient's cell), and names the arrows its gradients travel along now.
+Any text is written so that Graphviz shows it exactly as typed.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import html
 import unicodedata
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -87,6 +89,11 @@ MARK_STYLES = {
 }
 # A frame round the boxes of a module drawn whole (graph.frames).
 FRAME_COLOUR = "#9775fa"
+# A step picture: the fill of a Node that has received every gradient it gets in the pass (the
+# red family of the gradients written on the arrows), and the class of an arrow a gradient
+# travels along at this step, which the interactive view animates (helpers/view/script).
+RECEIVED_ALL_FILL = "#ffe3e3"
+MOVING_CLASS = "agv-moving"
 
 
 def style_of(node: GraphNode) -> BoxStyle:
@@ -104,6 +111,8 @@ def to_dot(
     layout: Plan | None = None,
     ids: bool = False,
     captioned: bool = True,
+    received_all: Collection[Any] = (),
+    moving: Collection[tuple[Any, Any]] = (),
 ) -> str:
     """The DOT text for ``graph``; ``direction``, ``highlight`` and ``edge_labels`` as in `draw`.
 
@@ -112,6 +121,12 @@ def to_dot(
     own id ("n12", "m3") and "f" with the frame's place in ``graph.frames`` ("f0"), which the
     interactive view (`helpers.view`) finds them by. With ``captioned=False`` the notes
     are left out of the picture (`caption_notes` gives them, to say elsewhere).
+
+    A step picture says more: the boxes of the Nodes in ``received_all`` are filled in
+    `RECEIVED_ALL_FILL` (a leaf's box, its gradient's cell), and with ``ids`` the arrows of the
+    edges in ``moving`` (``(node, next node)``, as the keys of ``edge_labels``) carry the class
+    `MOVING_CLASS` in the SVG.
+    Neither changes the layout: every frame of a pass is laid out alike.
     """
     if not isinstance(graph, Graph):
         raise TypeError(MESSAGES.say("to_dot_takes_a_graph", got=type(graph).__name__))
@@ -121,6 +136,10 @@ def to_dot(
     layout = layout or plan(graph, labels)
     notes = caption_notes(graph, direction) if captioned else []
     highlighted = _highlighted_boxes(graph, highlight)
+    filled = {box.id for box in map(graph.find, received_all) if box is not None}
+    if filled:
+        notes = [*notes, caption("received all")] if captioned else notes
+    travelled = set(edge_label_texts(graph, dict.fromkeys(moving, ""))) if ids else set()
     # Graphviz's network simplex, bounded where it could take long (see helpers.graph.layout).
     bounded = "" if layout.search_placement else ", nslimit=0"
     if layout.iterations_per_box is not None:
@@ -144,7 +163,7 @@ def to_dot(
     plain, other = [], []
     for node in graph.nodes:
         (plain if is_one_line_box(node) else other).append(node)
-    lines += [_node_line(node, node.id in highlighted, ids) for node in other]
+    lines += [_node_line(node, node.id in highlighted, ids, node.id in filled) for node in other]
     if plain:  # plain boxes last, sharing their box attributes: less DOT for Graphviz to read
         lines.append(
             f'  node [shape=box, width=0, height=0, margin="{CELL_MARGIN}", '
@@ -166,7 +185,8 @@ def to_dot(
             text = text[nth] if nth < len(text) else None
         arrows_so_far[edge.autograd_edge] += 1
         outer_slot = last_parallel.get((edge.source, edge.target)) is edge
-        lines.append(_edge_line(edge, direction, text, layout, outer_slot))
+        moving_now = edge.autograd_edge in travelled
+        lines.append(_edge_line(edge, direction, text, layout, outer_slot, moving_now))
     lines.append("}")
     return "\n".join(lines) + "\n"
 
@@ -215,13 +235,17 @@ def _width_in_points(text: str) -> int:
     return int(ems * SMALL_FONT_SIZE) + 1
 
 
-def _node_line(node: GraphNode, highlighted: bool, ids: bool = False) -> str:
+def _node_line(
+    node: GraphNode, highlighted: bool, ids: bool = False, received_all: bool = False
+) -> str:
     style = style_of(node)
     if style.shape == "table" and not is_one_line_box(node):
-        attributes = _table_box(node, style, highlighted)  # outlined its own way
+        attributes = _table_box(node, style, highlighted, received_all)  # outlined its own way
     else:
         if style.shape == "ellipse":
             attributes = [_ellipse_label(node)]
+            if received_all:
+                attributes.append(f'fillcolor="{RECEIVED_ALL_FILL}"')
         elif style.shape == "note":
             attributes = [f"shape=box, label=<{_html(node.title)}>"]
         else:
@@ -260,26 +284,29 @@ def _plain_box(node: GraphNode, style: BoxStyle) -> list[str]:
     return attributes
 
 
-def _table_box(node: GraphNode, style: BoxStyle, highlighted: bool) -> list[str]:
-    cells = []
+def _table_box(
+    node: GraphNode, style: BoxStyle, highlighted: bool, received_all: bool = False
+) -> list[str]:
+    cells = []  # the table's cells, left to right
     outline = (HIGHLIGHT_COLOUR, style.highlight_width) if highlighted else None
     if node.mark is not None:
         sign, colour, width = MARK_STYLES[node.mark]
-        cells.append(f'<FONT COLOR="{colour}"><B>{sign}</B></FONT>')
+        cells.append(f'<TD><FONT COLOR="{colour}"><B>{sign}</B></FONT></TD>')
         outline = outline or (colour, width)
-    cells += [f"<B>{_html(node.title)}</B>"] if node.title else []
-    cells += [_html(text) for text in (node.value, *node.notes) if text]
+    cells += [f"<TD><B>{_html(node.title)}</B></TD>"] if node.title else []
+    cells += [f"<TD>{_html(text)}</TD>" for text in (node.value, *node.notes) if text]
     if node.grad is not None:
         # A module box's gradient is a norm, which its text names ("grad norm", 梯度范数). A
         # blank one keeps the room of a gradient still to come (a step picture), with no word.
         named = node.kind != MODULE and node.grad.strip()
         text = "grad " + node.grad if named else node.grad
-        cells.append(f'<FONT COLOR="{GRAD_COLOUR}">{_html(text)}</FONT>')
+        # A leaf keeps its kind's colour; the cell its gradient goes in shows that all arrived.
+        filled = f' BGCOLOR="{RECEIVED_ALL_FILL}"' if received_all else ""
+        cells.append(f'<TD{filled}><FONT COLOR="{GRAD_COLOUR}">{_html(text)}</FONT></TD>')
     if node.mark == "first wrong":
-        cells.append(
-            f'<FONT COLOR="{HIGHLIGHT_COLOUR}"><B>{_html(caption("fix first"))}</B></FONT>'
-        )
-    row = "<VR/>".join(f"<TD>{cell}</TD>" for cell in cells or [" "])
+        fix_first = _html(caption("fix first"))
+        cells.append(f'<TD><FONT COLOR="{HIGHLIGHT_COLOUR}"><B>{fix_first}</B></FONT></TD>')
+    row = "<VR/>".join(cells or ["<TD> </TD>"])
     table = (
         f'<TABLE BORDER="1" COLOR="{BORDER}" CELLBORDER="0" CELLSPACING="0" '
         f'CELLPADDING="{CELL_PADDING}" BGCOLOR="{style.fill}"><TR>{row}</TR></TABLE>'
@@ -341,7 +368,12 @@ def _frames_boxes(frame: Any, children: dict, drawn: set[str]) -> bool:
 
 
 def _edge_line(
-    edge: GraphEdge, direction: str, text: str | None, layout: Plan, outer_slot: bool
+    edge: GraphEdge,
+    direction: str,
+    text: str | None,
+    layout: Plan,
+    outer_slot: bool,
+    moving: bool = False,
 ) -> str:
     forward = direction == "forward"
     tail, head = (edge.source, edge.target) if forward else (edge.target, edge.source)
@@ -368,6 +400,8 @@ def _edge_line(
         attributes.append(f'{end}="{edge.slot}"')
         if outer_slot:
             attributes.append(f"labelangle={-_slot_angle(direction)}")
+    if moving:
+        attributes.append(f'class="{MOVING_CLASS}"')
     suffix = f" [{', '.join(attributes)}]" if attributes else ""
     return f"  {tail} -> {head}{suffix};"
 

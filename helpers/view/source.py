@@ -24,6 +24,7 @@ class Source:
     svg: str = ""  # the picture, as the view shows it (see `inline_svg`)
     home: str = ""  # the box the view opens at: the output
     steps: int = 0  # a view of a backward pass: how many steps, else 0
+    shown: int = 0  # ... and the step its picture shows (0: the picture before the first)
     caption: str = ""  # said below the picture: its notes, or the step shown
     predicting: bool = False  # a backward pass played as questions, each answered before it shows
 

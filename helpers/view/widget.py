@@ -81,6 +81,7 @@ class Explorer:
                     texts=script_texts(),
                     steps=self._source.steps,
                     step=1 if self._source.steps else 0,
+                    shown=self._source.shown,
                     caption=self._source.caption,
                     predict=self._source.predicting,
                     **self._source.prompt(),
@@ -119,8 +120,13 @@ class Explorer:
         return verdict
 
     def _show(self) -> None:
-        if self._widget is not None:
+        if self._widget is None:
+            return
+        # One message for the lot: the script sees the new picture with the step it shows (a
+        # step after the one shown before sends its gradients along their arrows).
+        with self._widget.hold_sync():
             self._widget.svg = self._source.svg
+            self._widget.shown = self._source.shown
             self._widget.index = self._source.index()
             self._widget.caption = self._source.caption
             for name, value in self._source.prompt().items():
@@ -212,7 +218,8 @@ def made_widget_class() -> Any:
         index = traitlets.List([]).tag(sync=True)
         texts = traitlets.Dict({}).tag(sync=True)
         steps = traitlets.Int(0).tag(sync=True)
-        step = traitlets.Int(0).tag(sync=True)
+        step = traitlets.Int(0).tag(sync=True)  # the step asked for by the step control
+        shown = traitlets.Int(0).tag(sync=True)  # the step the picture shows (0: before any)
         caption = traitlets.Unicode("").tag(sync=True)
         predict = traitlets.Bool(False).tag(sync=True)
         question = traitlets.Unicode("").tag(sync=True)

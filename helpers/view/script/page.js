@@ -15,6 +15,7 @@ const CLICK_SLOP = 4; // pixels a pointer may move between press and release and
 const LOWEST = 200; // the canvas's height in pixels: the picture's own, within these
 const HIGHEST = 560;
 const PLAY_MS = 1500; // one step of a backward pass, when playing
+const MOVE_MS = 700; // a gradient travelling along its arrow: well within a step played
 const READABLE = 0.6; // pixels per point: a frame brought into view is shown no smaller
 const MARGIN = 12; // pixels around a frame brought into view
 const LONG_LABEL = 16; // characters: a longer label in the side panel goes above its value

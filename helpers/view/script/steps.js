@@ -38,3 +38,42 @@ function makeStepper(view) {
     button("▶▶", say("next"), () => go(model.get("step") + 1), { "data-do": "next" }),
     label);
 }
+
+// A step just shown: a dot carries each gradient the Node sent along its arrow (the kernel
+// gives those arrows the class agv-moving), and the number on the arrow appears as the dot
+// arrives. The picture itself never moves; a reader who asked for less motion sees no dot.
+function moveGradients(svg) {
+  if (!svg || window.matchMedia("(prefers-reduced-motion: reduce)").matches) return;
+  const moving = [];
+  for (const arrow of svg.querySelectorAll("g.edge.agv-moving")) {
+    const path = arrow.querySelector("path");
+    if (!path || typeof path.getTotalLength !== "function") continue;
+    const dot = document.createElementNS("http://www.w3.org/2000/svg", "circle");
+    dot.setAttribute("r", "5");
+    dot.setAttribute("class", "agv-gradient");
+    arrow.append(dot);
+    const labels = [...arrow.querySelectorAll("text")];
+    for (const label of labels) label.style.opacity = "0";
+    moving.push({ path, dot, labels, length: path.getTotalLength() });
+  }
+  if (moving.length === 0) return;
+  const started = performance.now();
+  const frame = (now) => {
+    const done = Math.min(1, (now - started) / MOVE_MS);
+    const along = done * (2 - done); // quick to leave, slow to arrive
+    for (const { path, dot, length } of moving) {
+      const point = path.getPointAtLength(along * length);
+      dot.setAttribute("cx", point.x);
+      dot.setAttribute("cy", point.y);
+    }
+    if (done < 1) {
+      requestAnimationFrame(frame);
+      return;
+    }
+    for (const { dot, labels } of moving) {
+      dot.remove();
+      for (const label of labels) label.style.opacity = "";
+    }
+  };
+  requestAnimationFrame(frame);
+}

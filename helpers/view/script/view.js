@@ -47,8 +47,13 @@ function render({ model, el }) {
   root.addEventListener("keydown", (event) => event.stopPropagation());
   el.append(root);
 
+  let shown = model.get("shown"); // the step the picture shows, in a view of a backward pass
   function show(first) {
     if (!camera.show(model.get("svg"))) return;
+    // One step further than before (next, play, an answer settled, show me): its gradients
+    // travel. A jump, a step back or a replay just shows the picture.
+    const moved = !first && model.get("shown") === shown + 1;
+    shown = model.get("shown");
     const svg = camera.svg;
     // Graphviz titles each box and frame with its DOT name (n12, cluster_3), which a pointer
     // resting there would show: a box says nothing more (its tooltip, if any, is its link's),
@@ -61,6 +66,7 @@ function render({ model, el }) {
     if (!first && model.get("steps") > 0) camera.keepInView(model.get("home"));
     if (view.selected) view.select(view.selected);
     view.setStatus();
+    if (moved) moveGradients(svg);
   }
 
   function clicked(target) {

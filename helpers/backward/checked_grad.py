@@ -34,6 +34,7 @@ from helpers.backward.refusals import (
     starting_gradient,
 )
 from helpers.backward.watching import watching_the_engine
+from helpers.graph.options import refuse_inside_transforms
 
 
 def grad(
@@ -68,10 +69,12 @@ def grad(
     would run that hook more often than ``torch.autograd.grad`` does. (Torch 2.8 to 2.11 hide
     those hooks: there a checkpoint is refused after PyTorch's pass, and a learner's own
     unpack hook runs in both passes; NOTE [unpack hooks on older torch] in refusals.py.) Unlike
-    PyTorch, it leaves the graph intact. Read ``backward_by_hand`` (in engine.py): it is the
-    whole algorithm.
+    PyTorch, it leaves the graph intact. Inside a function that ``torch.func.grad`` transforms,
+    it walks that level's Nodes; inside vmap or jvp it refuses (`InsideTransform`), saying what
+    to call instead. Read ``backward_by_hand`` (in engine.py): it is the whole algorithm.
     """
     inputs = as_inputs(inputs)
+    refuse_inside_transforms("grad", [output, grad_output, *inputs])
     seed = starting_gradient(output, grad_output)
     check_inputs(inputs)
     root = gradient_edge_of(output)

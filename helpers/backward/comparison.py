@@ -46,6 +46,7 @@ from helpers.backward.refusals import (
 from helpers.backward.table import grid_html, grid_text
 from helpers.graph import resolve_names
 from helpers.graph.model import format_number
+from helpers.graph.options import refuse_inside_transforms
 
 __all__ = ["Comparison", "GradientCheck", "compare", "tolerance_of"]
 
@@ -192,6 +193,7 @@ def compare(
     Autograd's gradients are computed without running hooks: no ``.grad`` changes, the graph is
     not freed, and the memory used is that of one backward pass.
     """
+    refuse_inside_transforms("compare", [output, grad_output])
     seed = starting_gradient(output, grad_output)
     named = resolve_names()
     tensors, yours, your_names = _tensors_compared(mine, named, output)

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 
 import torch
 
+from helpers.graph.options import wrapper_layers
+
 Gradients = tuple[torch.Tensor | None, ...]
 
 
@@ -82,8 +84,12 @@ def kept_gradient(g: torch.Tensor, keep_whole: bool) -> torch.Tensor | GradientS
 
 
 def kept_whole(g: torch.Tensor) -> bool:
-    # A meta tensor holds no numbers: it costs nothing. A nested one is kept as it is.
-    return g.is_nested or g.numel() <= KEPT_WHOLE or g.device.type == "meta"
+    # A meta tensor holds no numbers: it costs nothing. A nested one is kept as it is, and so is
+    # one inside torch.func.grad, whose bytes cannot be read while the transform runs (NOTE
+    # [torch.func transforms]).
+    return (
+        g.is_nested or g.numel() <= KEPT_WHOLE or g.device.type == "meta" or bool(wrapper_layers(g))
+    )
 
 
 def summary_of(g: torch.Tensor) -> GradientSummary:

@@ -22,6 +22,7 @@ from helpers.backward.refusals import check_before_tracing, friendly_errors, sta
 from helpers.backward.watching import watching_the_engine
 from helpers.graph import resolve_names
 from helpers.graph.model import describe, version_of
+from helpers.graph.options import refuse_inside_transforms
 
 
 def trace(
@@ -43,7 +44,9 @@ def trace(
 
     ``grad_output``, of output's shape, is the gradient to start from when output is not a single
     real number. ``retain_graph=True`` keeps the graph for another backward pass (or for ``grad``).
-    A graph of more than `NODES_SAFE_TO_SEE` Nodes is refused (ValueError), before any hook.
+    A graph of more than `NODES_SAFE_TO_SEE` Nodes is refused (ValueError), before any hook, and
+    so is a call inside a ``torch.func`` transform, where PyTorch refuses backward()
+    (`InsideTransform`, which says what to call instead).
 
     What is kept, so that a trace costs about what the pass costs: each gradient of at most
     `KEPT_WHOLE` numbers whole (a copy), a larger one as a `GradientSummary` (shape, dtype, norms,
@@ -54,6 +57,7 @@ def trace(
     backward pass through the same nodes, running meanwhile, is neither recorded nor disturbed.
     """
     # Fail early, with a clear message, before any hook is in place.
+    refuse_inside_transforms("trace", [output, grad_output], runs_backward=True)
     seed = starting_gradient(output, grad_output)
     root = gradient_edge_of(output)
     consumers = consumers_of_each_node(root.node)

@@ -36,7 +36,15 @@ from helpers.graph.layout import Plan, plan
 from helpers.graph.messages import MESSAGES
 from helpers.graph.model import NODES_SAFE_TO_SEE, Graph, GraphEdge, GraphNode, build_graph
 from helpers.graph.names import Names, resolve_names
-from helpers.graph.options import DEFAULT_MAX_NODES, Options, roots, with_marks
+from helpers.graph.options import (
+    DEFAULT_MAX_NODES,
+    InsideTransform,
+    Options,
+    refuse_inside_transforms,
+    roots,
+    with_marks,
+    wrapper_layers,
+)
 from helpers.graph.policy import (
     DEFAULT_SECONDS,
     FORWARD_ROWS,
@@ -75,6 +83,7 @@ __all__ = [
     "GraphNode",
     "GraphTooLarge",
     "GraphvizNotFound",
+    "InsideTransform",
     "LayoutTooSlow",
     "MadeBy",
     "RenderError",
@@ -118,7 +127,9 @@ def build(
         fold=fold,
         marks=marks,
     )
-    model = build_graph(roots(output), options.named(resolve_names(names)), **options.walk)
+    tensors = roots(output)
+    refuse_inside_transforms("build", tensors)
+    model = build_graph(tensors, options.named(resolve_names(names)), **options.walk)
     check_walk(model, options.max_nodes)
     model, max_nodes, ends = by_module(model, options.expand, options.fold, options.max_nodes)
     cuts = Cuts(with_marks(model, options.marks), {}, ends)
@@ -177,7 +188,10 @@ def draw(
     Returns a `Drawing`: ``.source`` is the DOT text, ``.svg()`` renders it, ``.save(path)``
     writes .svg, .png or .dot, and a notebook shows it as a picture. It keeps no reference to
     your tensors. A picture estimated to take Graphviz more than `MAX_SECONDS` is refused
-    (`GraphTooLarge`, which says what to draw instead) before anything is laid out.
+    (`GraphTooLarge`, which says what to draw instead) before anything is laid out. Inside a
+    function that ``torch.func.grad`` (or vjp, jacrev, hessian) transforms, the picture shows the
+    Nodes of that level; a tensor from inside vmap or jvp, or a dual tensor that does not
+    require grad, is refused (`InsideTransform`), with what to draw instead.
     """
     options = Options.checked(
         show_values=show_values,
@@ -193,6 +207,7 @@ def draw(
         got = type(edge_labels).__name__
         raise TypeError(MESSAGES.say("edge_labels_not_a_dict", got=got))
     tensors = roots(output)
+    refuse_inside_transforms("draw", tensors)
     named = options.named(resolve_names(names))
     # One pass, one direction: the model, folded by module, the part of it drawn, its layout,
     # its DOT.
@@ -212,9 +227,14 @@ def draw(
     # Drawing.explore(): the same graph in the view, from weak references to its tensors.
     pictures = Pictures(replace(options, marks=()))
     view = GraphSource.later(pictures, tensors, named, options.marks)
-    return Drawing(
-        source, estimated_seconds=layout.estimated_seconds, explorer=lambda: Explorer(view())
-    )
+    inside = any(wrapper_layers(tensor) for tensor in tensors)  # NOTE [torch.func transforms]
+
+    def explorer() -> Explorer:
+        if inside:  # the view would read the wrappers after the transform let go of them
+            raise InsideTransform(MESSAGES.say("view_inside_transform", helper="explore"))
+        return Explorer(view())
+
+    return Drawing(source, estimated_seconds=layout.estimated_seconds, explorer=explorer)
 
 
 def explore(
@@ -257,9 +277,11 @@ def explore(
         marks=marks,
         direction=direction,
     )
+    tensors = roots(output)
+    refuse_inside_transforms("explore", tensors, reads_later=True)
     named = options.named(resolve_names(names))
     pictures = Pictures(replace(options, marks=()))
-    return Explorer(GraphSource(pictures, roots(output), named, options.marks))
+    return Explorer(GraphSource(pictures, tensors, named, options.marks))
 
 
 def plan_layout(graph: Graph, edge_labels: Mapping[tuple[Any, Any], str] | None = None) -> Plan:

@@ -161,6 +161,54 @@ _TEXTS = {
         "zh": "这张计算图有超过 {seen:,} 个 autograd 节点，而{why}。请画离输出最近的那一部分："
         "不带 max_nodes 调用 draw()，或者传入 max_nodes={most} 或更小的数。",
     },
+    # --- torch.func transforms and dual tensors (InsideTransform): NOTE [torch.func transforms]
+    "inside_vmap": {
+        "en": "{helper}() cannot look inside torch.func.vmap: there a tensor stands for a whole "
+        "batch of samples, and what autograd records of it is kept outside the transform. Call "
+        "{helper}() on the result of the vmapped function, outside the transform, or on one "
+        "sample without vmap, e.g. f(x[0]).",
+        "zh": "{helper}() 看不到 torch.func.vmap 的内部：在那里，一个张量代表一整个批次的样本，"
+        "自动求导为它记录的东西保存在变换之外。请在变换之外，对被 vmap 的函数的结果调用 "
+        "{helper}()；或者不用 vmap，只对一个样本调用，例如 f(x[0])。",
+    },
+    "inside_jvp": {
+        "en": "{helper}() cannot look inside torch.func.jvp (nor jacfwd, which uses it): "
+        "forward mode carries a tangent along with each value and records no backward graph. "
+        "Call {helper}() on the function's result outside the transform, computed from inputs "
+        "with requires_grad=True; the tangent is what jvp returns.",
+        "zh": "{helper}() 看不到 torch.func.jvp 的内部（jacfwd 也用到它）：前向模式让切向量随"
+        "每个值一起向前传，不记录反向传播的计算图。请在变换之外，对用 requires_grad=True 的"
+        "输入算出的函数结果调用 {helper}()；切向量就是 jvp 返回的那一个。",
+    },
+    "backward_inside_transform": {
+        "en": "{helper}() runs backward(), which PyTorch refuses inside a torch.func transform "
+        "(grad, vjp, vmap, jacrev, ...). Call {helper}() outside the transform, on the "
+        "function's result computed without it; inside torch.func.grad, grad(y, [x]) from "
+        "helpers.backward gives the gradients and draw(y) the graph.",
+        "zh": "{helper}() 要运行 backward()，而 PyTorch 不允许在 torch.func 的变换（grad、vjp、"
+        "vmap、jacrev 等）里面这样做。请在变换之外，对不经变换算出的函数结果调用 {helper}()；"
+        "在 torch.func.grad 里面，helpers.backward 的 grad(y, [x]) 能给出梯度，draw(y) 能画出"
+        "计算图。",
+    },
+    "view_inside_transform": {
+        "en": "{helper}() cannot show a tensor from inside a torch.func transform: its view "
+        "reads the tensors after the cell has run, when the transform has let go of them. Use "
+        "draw() here, or {helper}() on the function's result outside the transform.",
+        "zh": "{helper}() 无法显示 torch.func 变换内部的张量：它的视图在单元格运行完之后才读取"
+        "张量，那时变换已经放开了它们。请在这里用 draw()，或者在变换之外对函数的结果调用 "
+        "{helper}()。",
+    },
+    "dual_without_graph": {
+        "en": "{helper}() got a dual tensor of forward mode (torch.autograd.forward_ad) that "
+        "does not require grad: its tangent was computed along with its value, and autograd "
+        "recorded no backward graph. Read the tangent with fwAD.unpack_dual(y).tangent, or "
+        "make the primal with requires_grad=True before make_dual, and {helper}() works on the "
+        "backward graph of the same operations.",
+        "zh": "{helper}() 收到的是前向模式（torch.autograd.forward_ad）的对偶张量，它不需要梯度："
+        "它的切向量是和值一起算出来的，自动求导没有记录反向传播的计算图。请用 "
+        "fwAD.unpack_dual(y).tangent 读出切向量；或者在 make_dual 之前给原始值设置 "
+        "requires_grad=True，{helper}() 就能用上同样这些操作的反向计算图。",
+    },
     # --- to_dot()
     "to_dot_takes_a_graph": {
         "en": "to_dot takes the Graph that build() returns, and got {got}: to_dot(build(y)), or "

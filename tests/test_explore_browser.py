@@ -462,13 +462,19 @@ def verdict_after(page, action) -> tuple[str, str]:
     return verdict.get_attribute("class"), verdict.text_content()
 
 
-def play_the_first_step(page) -> list[tuple[str, str]]:
-    """A wrong click, the right click, then what ReluBackward0 sends typed in: the verdicts."""
+def play_the_first_step(page, picture: str) -> list[tuple[str, str]]:
+    """A wrong click, the right click, then what ReluBackward0 sends typed in: the verdicts.
+    ``picture`` names the screenshot taken after the wrong click."""
     click = lambda title: page.locator(  # noqa: E731 - one line, used three times below
         f"{VIEW} .agv-canvas svg g.node[id='{box_titled(page, title)}']"
     ).click()
     said = [verdict_after(page, lambda: click("AddBackward0"))]
+    # AddBackward0 still waits for ReluBackward0's gradient: that box glows until the next answer.
+    glowing = "() => [...document.querySelectorAll('.agv-canvas .agv-waiting')].map(g => g.id)"
+    assert page.evaluate(glowing) == [box_titled(page, "ReluBackward0")]
+    shot(page, picture)
     said.append(verdict_after(page, lambda: click("ReluBackward0")))
+    assert page.evaluate(glowing) == []
     page.wait_for_selector(f"{VIEW} .agv-answer:visible")
     page.locator(f"{VIEW} .agv-answer").fill("1")
     said.append(verdict_after(page, lambda: page.keyboard.press("Enter")))
@@ -489,7 +495,7 @@ def test_a_predicted_pass_is_played_in_the_view_with_verdicts_and_a_score(predic
     assert "which Node does the engine run first?" in question.text_content()
     assert page.locator(f"{VIEW} .agv-steps").count() == 0  # no slider to look ahead with
     shot(page, "predict-start")
-    (wrong, why), (right, _), (typed, sent) = play_the_first_step(page)
+    (wrong, why), (right, _), (typed, sent) = play_the_first_step(page, "predict-waiting")
     assert "agv-wrong" in wrong and "AddBackward0 is not ready" in why
     assert "agv-right" in right and "agv-right" in typed and "AddBackward0 gets 1.0" in sent
     assert "which Node does the engine run next?" in question.text_content()
@@ -511,7 +517,7 @@ def test_in_chinese_the_predicted_pass_asks_and_judges_in_chinese(lab):
     page, relative = _run(lab, "predict_zh.ipynb")
     try:
         assert "最先运行" in page.locator(f"{VIEW} .agv-question").text_content()
-        (_, why), (_, right), (_, sent) = play_the_first_step(page)
+        (_, why), (_, right), (_, sent) = play_the_first_step(page, "predict-waiting-zh")
         assert why.startswith("不对") and right.startswith("对") and "AddBackward0 得到 1.0" in sent
         assert page.locator(f"{VIEW} button[data-do='check']").text_content() == "检查"
         shot(page, "predict-zh")

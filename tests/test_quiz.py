@@ -134,10 +134,13 @@ def test_a_shared_input_waits_for_every_gradient_of_every_use():
         "AccumulateGrad",
     ]
     quiz = Quiz(steps, names)
-    assert quiz.answer("x").said == (
+    too_early = quiz.answer("x")
+    assert too_early.said == (
         "Not quite: AccumulateGrad of x is not ready: it still waits for a gradient from "
         "MulBackward0 (2 gradients) and SinBackward0 (0 of 3 arrived)."
     )
+    add, sin, mul, _ = (step.node for step in steps)
+    assert sorted(map(id, too_early.waiting_for)) == sorted(map(id, [mul, mul, sin]))
     quiz.answer("AddBackward0")
     quiz.answer("1, 1")
     assert "MulBackward0 is ready too" in quiz.answer("MulBackward0").said  # sin came later
@@ -148,6 +151,7 @@ def test_a_shared_input_waits_for_every_gradient_of_every_use():
         quiz.answer("x").said
     )
     assert quiz.answer("MulBackward0").right
+    assert quiz.answer("x").waiting_for == ()  # ready, not waiting: nothing to point at
     verdict = quiz.answer("[0.5, 0.5]")
     assert verdict.right
     assert verdict.said.count("AccumulateGrad of x gets 0.5") == 2

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import torch
@@ -52,12 +52,15 @@ class Verdict:
     """What the quiz says of one answer: ``right``, ``readable`` (False: the answer could not be
     read as an answer to the question, which stays asked and is not scored) and ``said``, the
     sentence shown. ``question`` is the question asked after it (None once the pass is over),
-    so that a notebook cell shows the verdict and what to answer next."""
+    so that a notebook cell shows the verdict and what to answer next. A Node clicked too early
+    names in ``waiting_for`` the Nodes whose gradients it still waits for (the view outlines
+    their boxes)."""
 
     right: bool
     readable: bool
     said: str
     question: str | None = None
+    waiting_for: tuple[Node, ...] = ()
 
     def __repr__(self) -> str:
         return self.said if self.question is None else f"{self.said}\n\n{self.question}"
@@ -155,7 +158,8 @@ class Quiz:
             needed = len(self._consumers.get(node, []))
             key = "right first" if index == 0 else "right next"
             return self._judged(True, MESSAGES.say(key, node=self._label(node), needed=needed))
-        return self._judged(False, self._why_not(node, index))
+        said, waiting = self._why_not(node, index)
+        return replace(self._judged(False, said), waiting_for=waiting)
 
     def answer_gradient(self, answer: Any) -> Verdict:
         """What the Node of this step sends to each of its inputs, in the order the question
@@ -238,30 +242,36 @@ class Quiz:
     def _unreadable(self, said: str) -> Verdict:
         return Verdict(False, False, said, self.question)
 
-    def _why_not(self, node: Node, index: int) -> str:
-        """Why ``node`` is not the one the engine runs at step ``index``, from the trace."""
+    def _why_not(self, node: Node, index: int) -> tuple[str, tuple[Node, ...]]:
+        """Why ``node`` is not the one the engine runs at step ``index``, from the trace, and the
+        Nodes whose gradients it still waits for, if that is why."""
         label = self._label(node)
         if node not in self._consumers:
-            return MESSAGES.say("not in graph", node=label)
+            return MESSAGES.say("not in graph", node=label), ()
         ran = [number for number, step in enumerate(self._steps) if step.node is node]
         earlier = [number for number in ran if number < index]
         if earlier and not any(number > index for number in ran):
-            return MESSAGES.say("already ran", node=label, number=earlier[-1] + 1)
+            return MESSAGES.say("already ran", node=label, number=earlier[-1] + 1), ()
         if not ran:
-            return MESSAGES.say("never runs", node=label)
-        # Dependency counting, as the engine does it: one gradient per edge into the node.
-        done = {step.node for step in self._steps[:index]}
+            return MESSAGES.say("never runs", node=label), ()
         feeding = self._consumers[node]
-        waiting = [consumer for consumer in feeding if consumer not in done]
+        waiting = self._waiting_for(node, index)
         if waiting:
-            return MESSAGES.say(
+            said = MESSAGES.say(
                 "waits",
                 node=label,
                 waiting=self._counted(waiting),
                 arrived=len(feeding) - len(waiting),
                 needed=len(feeding),
             )
-        return MESSAGES.say("ready too", node=label)
+            return said, waiting
+        return MESSAGES.say("ready too", node=label), ()
+
+    def _waiting_for(self, node: Node, index: int) -> tuple[Node, ...]:
+        """The Nodes (one per edge) whose gradient ``node`` still waits for before step
+        ``index``: dependency counting, as the engine does it, one gradient per edge into it."""
+        done = {step.node for step in self._steps[:index]}
+        return tuple(consumer for consumer in self._consumers.get(node, []) if consumer not in done)
 
     def _read_gradients(
         self, answer: Any, step: Step, sent: list[tuple[Node, torch.Tensor]]
@@ -342,7 +352,7 @@ class Quiz:
                 labels.append(label)
         return labels[:3]
 
-    def _counted(self, nodes: list[Node]) -> str:
+    def _counted(self, nodes: Sequence[Node]) -> str:
         """Nodes named once each, with how many gradients each still owes where more than one."""
         parts = []
         for node in dict.fromkeys(nodes):

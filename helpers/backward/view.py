@@ -388,6 +388,11 @@ class _Steps(PictureSource):
         # Each step's box: where the view looks first, and the steps a box's panel lists.
         found = [model.find(step.node) for step in trace]
         self._boxes = [box.id if box is not None else "" for box in found]
+        # Each Node's box by the Node's id, which holds no Node: a predicted pass's quiz keeps
+        # the Nodes it asks about alive, so their ids stay theirs while the view lives.
+        self._box_of_node = {
+            id(box.fn): box.id for box in model.nodes if box.fn is not None and not box.same_as
+        }
         forget_with(self, trace)
         self.go_to(1)
         self._follow()
@@ -441,7 +446,15 @@ class _Steps(PictureSource):
 
     def _judged(self, verdict: Any) -> dict[str, Any]:
         self._follow()
-        return {"right": verdict.right, "readable": verdict.readable, "said": verdict.said}
+        # The boxes of the Nodes a Node clicked too early still waits for: the view outlines them.
+        found = (self._box_of_node.get(id(node)) for node in verdict.waiting_for)
+        waiting = list(dict.fromkeys(box for box in found if box is not None))
+        return {
+            "right": verdict.right,
+            "readable": verdict.readable,
+            "said": verdict.said,
+            "waiting": waiting,
+        }
 
     def _follow(self) -> None:
         """Show the pass as far as it is answered: no further, so that no picture gives away

@@ -94,12 +94,14 @@ class Explorer:
 
     def predict(self, answer: str) -> dict[str, Any]:
         """Answer the question the view asks now with a text (``"3"``, ``"[1, 0]"``, ``"六"``):
-        the verdict, {"right", "readable", "said"}; the view moves on where the answer settles
-        the step."""
+        the verdict, {"right", "readable", "said", "waiting"}; the view moves on where the
+        answer settles the step."""
         return self._predicted(self._source.predict(answer))
 
     def predict_next(self, box: str) -> dict[str, Any]:
-        """Answer "which Node runs next?" with the id of a box (``"n3"``), as a click does."""
+        """Answer "which Node runs next?" with the id of a box (``"n3"``), as a click does. A
+        box clicked too early gets in ``"waiting"`` the ids of the boxes whose Nodes it still
+        waits for a gradient from, which the view outlines."""
         return self._predicted(self._source.predict_next(box))
 
     def show_me(self) -> dict[str, Any]:

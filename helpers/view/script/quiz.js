@@ -26,6 +26,14 @@ function makeQuiz(view) {
   }
 
   function judged(message) {
+    // A box clicked too early: the boxes it still waits for a gradient from glow until the
+    // next answer.
+    const svg = view.camera.svg;
+    for (const old of svg ? svg.querySelectorAll(".agv-waiting") : []) old.classList.remove("agv-waiting");
+    for (const id of message.waiting || []) {
+      const box = view.camera.element(id);
+      if (box !== null) box.classList.add("agv-waiting");
+    }
     verdict.textContent = message.said || "";
     verdict.hidden = !message.said;
     verdict.className = `agv-verdict ${message.right ? "agv-right" : message.readable ? "agv-wrong" : "agv-unread"}`;

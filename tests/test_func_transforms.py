@@ -196,6 +196,9 @@ EVERY_HELPER = {
 }
 
 
+EVERY_HELPER_AND_TRACE = {**EVERY_HELPER, "trace": lambda y, t: trace(y)}
+
+
 @pytest.mark.parametrize("helper", EVERY_HELPER)
 @pytest.mark.parametrize("transform", BATCHED)
 def test_inside_vmap_every_helper_refuses_and_says_to_call_it_outside(transform, helper):
@@ -244,6 +247,14 @@ def test_inside_torch_func_grad_explore_refuses_and_offers_draw():
     run_inside(TRANSFORMS["grad"], check)
 
 
+@pytest.mark.parametrize("helper", ["draw", "build", "explore", "grad", "compare", "trace"])
+def test_a_tensor_kept_after_its_transform_returned_is_refused(helper):
+    kept = []
+    run_inside(TRANSFORMS["grad"], lambda y, t: kept.append((y, t)))
+    y, t = kept[0]
+    assert_refused(lambda: EVERY_HELPER_AND_TRACE[helper](y, t), f"{helper}()")
+
+
 def test_step_through_is_refused_where_trace_is():
     # step_through draws a Trace, and trace refuses first: nothing reaches the view.
     def check(y, t):
@@ -286,8 +297,6 @@ def test_what_a_transform_returns_is_drawn_and_differentiated_as_autograd_does(m
 
 
 # --- dual tensors (torch.autograd.forward_ad) and double backward ---------------------------------
-
-EVERY_HELPER_AND_TRACE = {**EVERY_HELPER, "trace": lambda y, t: trace(y)}
 
 
 @pytest.mark.parametrize("helper", EVERY_HELPER_AND_TRACE)

@@ -190,6 +190,15 @@ _TEXTS = {
         "在 torch.func.grad 里面，helpers.backward 的 grad(y, [x]) 能给出梯度，draw(y) 能画出"
         "计算图。",
     },
+    "left_its_transform": {
+        "en": "{helper}() got a tensor made inside a torch.func transform that has returned: "
+        "the transform has run its own backward pass through it and let go of its graph. Call "
+        "{helper}() inside the function while the transform runs, or on the function's result "
+        "computed without the transform.",
+        "zh": "{helper}() 收到的张量是在一个已经返回的 torch.func 变换里面算出来的：变换已经对它"
+        "运行过自己的反向传播，并放开了它的计算图。请在变换运行期间、在函数内部调用 "
+        "{helper}()；或者对不经变换算出的函数结果调用 {helper}()。",
+    },
     "view_inside_transform": {
         "en": "{helper}() cannot show a tensor from inside a torch.func transform: its view "
         "reads the tensors after the cell has run, when the transform has let go of them. Use "

@@ -119,9 +119,11 @@ def roots(output: Any) -> list[torch.Tensor]:
 # by hand, is right. Under vmap the wrapper is a BatchedTensor: it stands for a whole batch, has no
 # grad_fn, and what autograd records is kept outside the transform. Under jvp (and jacfwd) the
 # level carries tangents forward and records no Nodes. PyTorch refuses backward() under any
-# transform, so trace cannot run there. Only the functions torch._C._functorch has had since
-# torch 2.0 are used (is_functorch_wrapped_tensor, is_batchedtensor, get_unwrapped,
-# maybe_current_level, peek_interpreter_stack); tests/test_func_transforms.py runs on 2.8 to 2.14.
+# transform, so trace cannot run there. A wrapper kept after its transform returned (appended to
+# a list from inside) is dead: its transform has run its own backward pass and let go of it.
+# Only functions of torch._C._functorch that torch 2.8 to 2.14 all have are used
+# (is_functorch_wrapped_tensor, is_batchedtensor, is_dead_tensor_wrapper, get_unwrapped,
+# maybe_current_level, peek_interpreter_stack); tests/test_func_transforms.py runs on each.
 
 
 class InsideTransform(ValueError):
@@ -145,6 +147,8 @@ def refuse_inside_transforms(
         raise InsideTransform(MESSAGES.say("backward_inside_transform", helper=helper))
     for tensor in tensors:
         layers = wrapper_layers(tensor)
+        if layers and functorch.is_dead_tensor_wrapper(tensor):
+            raise InsideTransform(MESSAGES.say("left_its_transform", helper=helper))
         if "vmap" in layers:
             raise InsideTransform(MESSAGES.say("inside_vmap", helper=helper))
         if layers and _forward_mode_is_innermost():

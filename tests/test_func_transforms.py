@@ -27,7 +27,7 @@ from torch.func import grad as func_grad
 
 from helpers.backward import compare, grad, trace
 from helpers.backward_view import step_through
-from helpers.graph import InsideTransform, build, draw, explore, recording
+from helpers.graph import InsideTransform, build, draw, explore, made_by, recording
 from helpers.language import speaking
 
 # --- what the tests check against -----------------------------------------------------------------
@@ -149,12 +149,17 @@ def test_grad_compare_and_trace_of_a_functional_call_agree_with_autograd():
         assert torch.equal(weight.grad, gradient)
 
 
-def test_a_functional_call_under_recording_is_framed_by_the_module_it_ran():
-    model, params, x = linear_called_functionally()
+def test_a_functional_call_under_recording_is_labelled_by_the_modules_it_ran():
+    torch.manual_seed(0)
+    model = nn.Sequential(nn.Linear(3, 2), nn.Tanh())
+    params = {name: p.detach().clone().requires_grad_() for name, p in model.named_parameters()}
     with recording(model):
-        out = functional_call(model, params, (x,))
+        out = functional_call(model, params, (torch.randn(4, 3),))
+    assert made_by(out.grad_fn).module == "1"  # the Tanh
+    assert made_by(out.grad_fn.next_functions[0][0]).module == "0"  # the Linear's addmm
     graph = build(out, names=params)
     assert {box.title for box in graph.nodes if box.kind == "op"} == nodes_behind(out)
+    assert {"0.weight", "0.bias"} <= {box.title for box in graph.nodes if box.kind == "leaf"}
 
 
 # --- inside a transform: real Nodes under reverse mode --------------------------------------------

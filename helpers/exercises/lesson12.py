@@ -218,10 +218,10 @@ def _shape_of_per_sample_gradients(answer: Any) -> bool:
         "en": "In section 5's MyTanh, suppose jvp returned -x_tangent * (1 - y * y), with the "
         "wrong sign, and backward stayed right. Would gradcheck(MyTanh.apply, (x64,)) pass, and "
         "would gradcheck(MyTanh.apply, (x64,), check_forward_ad=True) pass? Answer with two "
-        "values, such as (True, False).",
+        "values, True or False each, in that order.",
         "zh": "假设第 5 节 MyTanh 的 jvp 返回的是 -x_tangent * (1 - y * y)，符号错了，而 backward "
         "仍然正确。gradcheck(MyTanh.apply, (x64,)) 会通过吗？gradcheck(MyTanh.apply, (x64,), "
-        "check_forward_ad=True) 会通过吗？用两个值回答，例如 (True, False)。",
+        "check_forward_ad=True) 会通过吗？用两个值回答，每个是 True 或 False，按这个顺序写。",
     },
     hint={
         "en": "gradcheck compares with finite differences only the products it is asked to check. "

@@ -309,7 +309,9 @@ def test_a_dual_tensor_without_requires_grad_is_refused_with_where_its_tangent_i
     with fwAD.dual_level():
         t = fwAD.make_dual(torch.tensor([0.5, 1.0]), torch.ones(2))
         y = (t * t).sin().sum()
-        assert_refused(lambda: EVERY_HELPER_AND_TRACE[helper](y, t), "fwAD.unpack_dual(y).tangent")
+        assert_refused(
+            lambda: EVERY_HELPER_AND_TRACE[helper](y, t), "forward_ad.unpack_dual(y).tangent"
+        )
 
 
 def test_a_dual_tensor_with_requires_grad_is_drawn_and_differentiated_as_autograd_does():

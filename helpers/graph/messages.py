@@ -192,11 +192,11 @@ _TEXTS = {
     },
     "left_its_transform": {
         "en": "{helper}() got a tensor made inside a torch.func transform that has returned: "
-        "the transform has run its own backward pass through it and let go of its graph. Call "
+        "the transform has finished with it and let go of its graph. Call "
         "{helper}() inside the function while the transform runs, or on the function's result "
         "computed without the transform.",
-        "zh": "{helper}() 收到的张量是在一个已经返回的 torch.func 变换里面算出来的：变换已经对它"
-        "运行过自己的反向传播，并放开了它的计算图。请在变换运行期间、在函数内部调用 "
+        "zh": "{helper}() 收到的张量是在一个已经返回的 torch.func 变换里面算出来的：变换已经用完了"
+        "它，并放开了它的计算图。请在变换运行期间、在函数内部调用 "
         "{helper}()；或者对不经变换算出的函数结果调用 {helper}()。",
     },
     "view_inside_transform": {
@@ -210,12 +210,12 @@ _TEXTS = {
     "dual_without_graph": {
         "en": "{helper}() got a dual tensor of forward mode (torch.autograd.forward_ad) that "
         "does not require grad: its tangent was computed along with its value, and autograd "
-        "recorded no backward graph. Read the tangent with fwAD.unpack_dual(y).tangent, or "
+        "recorded no backward graph. Read the tangent with forward_ad.unpack_dual(y).tangent, or "
         "make the primal with requires_grad=True before make_dual, and {helper}() works on the "
         "backward graph of the same operations.",
         "zh": "{helper}() 收到的是前向模式（torch.autograd.forward_ad）的对偶张量，它不需要梯度："
         "它的切向量是和值一起算出来的，自动求导没有记录反向传播的计算图。请用 "
-        "fwAD.unpack_dual(y).tangent 读出切向量；或者在 make_dual 之前给原始值设置 "
+        "forward_ad.unpack_dual(y).tangent 读出切向量；或者在 make_dual 之前给原始值设置 "
         "requires_grad=True，{helper}() 就能用上同样这些操作的反向计算图。",
     },
     # --- to_dot()

@@ -25,7 +25,7 @@ HELPERS = Path(__file__).resolve().parent.parent / "helpers"
 ORDER = {
     "graph": [
         *("messages", "captions", "recording", "model", "names", "modules", "cut", "layout", "dot"),
-        *("render", "options", "policy", "panel", "explore"),
+        *("render", "options", "transforms", "policy", "panel", "explore"),
     ],
     "plot": ["messages", "words", "checks", "axes", "finished", "live"],
     "view": ["words", "source", "widget"],

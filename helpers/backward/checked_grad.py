@@ -34,7 +34,7 @@ from helpers.backward.refusals import (
     starting_gradient,
 )
 from helpers.backward.watching import watching_the_engine
-from helpers.graph.options import refuse_inside_transforms
+from helpers.graph.transforms import refuse_inside_transforms
 
 
 def grad(

@@ -46,7 +46,7 @@ from helpers.backward.refusals import (
 from helpers.backward.table import grid_html, grid_text
 from helpers.graph import resolve_names
 from helpers.graph.model import format_number
-from helpers.graph.options import refuse_inside_transforms
+from helpers.graph.transforms import refuse_inside_transforms
 
 __all__ = ["Comparison", "GradientCheck", "compare", "tolerance_of"]
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import torch
 
-from helpers.graph.options import wrapper_layers
+from helpers.graph.transforms import wrapper_layers
 
 Gradients = tuple[torch.Tensor | None, ...]
 

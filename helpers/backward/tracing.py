@@ -22,7 +22,7 @@ from helpers.backward.refusals import check_before_tracing, friendly_errors, sta
 from helpers.backward.watching import watching_the_engine
 from helpers.graph import resolve_names
 from helpers.graph.model import describe, version_of
-from helpers.graph.options import refuse_inside_transforms
+from helpers.graph.transforms import refuse_inside_transforms
 
 
 def trace(

@@ -36,15 +36,7 @@ from helpers.graph.layout import Plan, plan
 from helpers.graph.messages import MESSAGES
 from helpers.graph.model import NODES_SAFE_TO_SEE, Graph, GraphEdge, GraphNode, build_graph
 from helpers.graph.names import Names, resolve_names
-from helpers.graph.options import (
-    DEFAULT_MAX_NODES,
-    InsideTransform,
-    Options,
-    refuse_inside_transforms,
-    roots,
-    with_marks,
-    wrapper_layers,
-)
+from helpers.graph.options import DEFAULT_MAX_NODES, Options, roots, with_marks
 from helpers.graph.policy import (
     DEFAULT_SECONDS,
     FORWARD_ROWS,
@@ -63,6 +55,7 @@ from helpers.graph.policy import (
 )
 from helpers.graph.recording import MadeBy, made_by, recording
 from helpers.graph.render import Drawing, GraphvizNotFound, LayoutTooSlow, RenderError
+from helpers.graph.transforms import InsideTransform, refuse_inside_transforms, wrapper_layers
 from helpers.view import Explorer
 
 __all__ = [

@@ -162,6 +162,7 @@ def draw(
     - purple, **module** (after ``with recording(model):``): a module folded into one box, its
       parameters and their gradients' norm; modules drawn whole get a dashed purple frame.
     - ✓ green and ✗ red outlines (``marks=``): your gradients as `compare` found them.
+    - blue ``tangent`` (drawn inside ``forward_ad.dual_level()``): a dual tensor's tangent.
 
     Arguments (docs/architecture.md, "What draw shows", says more of each):
         names: extra names, ``{name: tensor or module}`` or pairs such as

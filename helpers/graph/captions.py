@@ -111,6 +111,13 @@ _CAPTION_TEXTS = {
         "zh": "粉色：这个节点已经收到这次反向传播中它会收到的全部梯度"
         "（叶子节点则是它的梯度那一格），可以运行了，或者已经运行过。",
     },
+    # A picture drawn inside forward_ad.dual_level(): forward mode's tangents beside the values.
+    "tangents": {
+        "en": "In blue, each dual tensor's tangent: its derivative along the direction given to "
+        "make_dual, carried forward with its value (forward mode).",
+        "zh": "蓝字是每个对偶张量的切向量：它沿 make_dual 所给方向的导数，"
+        "随值一起向前传（前向模式）。",
+    },
     "fix first": {"en": "fix this first", "zh": "先修正这个"},
     "marks": {
         "en": "Your gradients against autograd's: ✓ green, right; ✗ red, wrong; the thick red box "

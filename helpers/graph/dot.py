@@ -50,6 +50,7 @@ CELL_PADDING = 5  # points around the text in a table cell
 CELL_MARGIN = f"{CELL_PADDING / 72:.3f}"  # the same, in inches, for a plain box's margin
 BORDER = "#495057"
 GRAD_COLOUR = "#c92a2a"
+TANGENT_COLOUR = "#1864ab"  # forward mode's derivative, blue as the gradient's is red
 HIGHLIGHT_COLOUR = "#e03131"
 NOTE_COLOUR = "#495057"
 
@@ -196,6 +197,8 @@ def caption_notes(graph: Graph, direction: str = "forward") -> list[str]:
     notes = graph.notes if direction == "forward" else [caption("backward"), *graph.notes]
     if any(node.mark for node in graph.nodes):
         notes = [*notes, caption("marks")]
+    if any(node.tangent is not None for node in graph.nodes):
+        notes = [*notes, caption("tangents")]
     return notes
 
 
@@ -303,6 +306,11 @@ def _table_box(
         # A leaf keeps its kind's colour; the cell its gradient goes in shows that all arrived.
         filled = f' BGCOLOR="{RECEIVED_ALL_FILL}"' if received_all else ""
         cells.append(f'<TD{filled}><FONT COLOR="{GRAD_COLOUR}">{_html(text)}</FONT></TD>')
+    if node.tangent is not None:
+        # "tangent", as forward_ad.unpack_dual(...).tangent names it, in every language.
+        cells.append(
+            f'<TD><FONT COLOR="{TANGENT_COLOUR}">{_html("tangent " + node.tangent)}</FONT></TD>'
+        )
     if node.mark == "first wrong":
         fix_first = _html(caption("fix first"))
         cells.append(f'<TD><FONT COLOR="{HIGHLIGHT_COLOUR}"><B>{fix_first}</B></FONT></TD>')

@@ -28,6 +28,7 @@ from functools import cached_property
 from typing import Any
 
 import torch
+import torch.autograd.forward_ad as forward_ad
 
 from helpers import seen_nodes
 from helpers.graph.captions import CAPTIONS, caption
@@ -76,6 +77,8 @@ class GraphNode:
     title: str  # what the box is called: a name, or the Node's type name
     value: str = ""  # a tensor's value, or its shape and dtype
     grad: str | None = None  # a tensor's gradient, when it has one and it is shown
+    # A dual tensor's tangent (forward mode, drawn inside forward_ad.dual_level()), else None.
+    tangent: str | None = None
     notes: list[str] = field(default_factory=list)  # "view of x", saved attributes, ...
     tooltip: str = ""
     fn: Any = None  # the autograd Node this box stands for (op and leaf boxes), else None
@@ -174,7 +177,7 @@ def is_one_line_box(node: GraphNode) -> bool:
         return False
     if node.same_as:
         return True
-    if node.title or node.grad is not None or node.notes or node.mark:
+    if node.title or node.grad is not None or node.tangent is not None or node.notes or node.mark:
         return False
     return bool(node.value) and node.value.isprintable()
 
@@ -476,9 +479,13 @@ class _Builder:
             notes.append(caption("view of", base=base_name) if base_name else caption("view"))
         grad = self._grad(tensor)
         shown_grad = None if grad is None else describe(grad, self.show_values)
+        # Inside forward_ad.dual_level() a tensor may carry a tangent beside its value; outside,
+        # or without one, unpack_dual says None.
+        tangent = forward_ad.unpack_dual(tensor).tangent
         return {
             "value": describe(tensor, self.show_values),
             "grad": shown_grad,
+            "tangent": None if tangent is None else describe(tangent, self.show_values),
             "notes": notes,
             "tensor": weakref.ref(tensor),
         }

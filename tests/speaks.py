@@ -10,6 +10,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
+from helpers.language import speaking
+
 # Code spans: `...`, quoted text ('...', "...", “...”), calls and attribute chains
 # (torch.no_grad(), y.grad_fn.next_functions[0][0]), keyword arguments (max_nodes=None), types in
 # angle brackets (<class 'torch.Tensor'>).
@@ -41,3 +45,24 @@ def assert_speaks_chinese(text: str) -> None:
     assert _CHINESE.search(text), f"no Chinese in: {text!r}"
     english = english_sentence_in(text)
     assert english is None, f"English {english!r} in: {text!r}"
+
+
+def raised(make_the_error) -> BaseException:
+    """The error ``make_the_error()`` raises (it must raise one)."""
+    with pytest.raises(Exception) as caught:
+        make_the_error()
+    return caught.value
+
+
+def assert_each_language(make_the_error, error_type, code: str) -> None:
+    """The error is ``error_type`` in both languages: under speaking("zh") in Chinese prose, in
+    English with no Chinese at all; ``code`` (what to write instead) kept as it is in both."""
+    with speaking("zh"):
+        chinese = raised(make_the_error)
+    assert isinstance(chinese, error_type), repr(chinese)
+    assert_speaks_chinese(str(chinese))
+    assert code in str(chinese), str(chinese)
+    english = raised(make_the_error)
+    assert isinstance(english, error_type), repr(english)
+    assert not any("\u4e00" <= c <= "\u9fff" for c in str(english)), str(english)
+    assert code in str(english), str(english)

@@ -9,7 +9,7 @@ wording itself is specified by tests/test_backward.py and tests/test_backward_vi
 
 import pytest
 import torch
-from speaks import assert_speaks_chinese
+from speaks import assert_each_language, assert_speaks_chinese, raised
 from test_backward import BlocksItsInput, Forgetful, LeavesNoneAsNone, Noisy
 from torch import nn
 from torch.utils.checkpoint import checkpoint
@@ -21,25 +21,6 @@ from helpers.graph import NODES_SAFE_TO_SEE
 from helpers.language import speaking
 
 CHINESE = r"[\u4e00-\u9fff]"
-
-
-def raised(make_the_error) -> BaseException:
-    """The error ``make_the_error()`` raises (it must raise one)."""
-    with pytest.raises(Exception) as caught:
-        make_the_error()
-    return caught.value
-
-
-def assert_each_language(make_the_error, error_type, code: str) -> None:
-    """In Chinese: Chinese prose, ``code`` kept as it is. In English: no Chinese at all."""
-    with speaking("zh"):
-        chinese = raised(make_the_error)
-    assert isinstance(chinese, error_type), repr(chinese)
-    assert_speaks_chinese(str(chinese))
-    assert code in str(chinese), str(chinese)
-    english = raised(make_the_error)
-    assert isinstance(english, error_type), repr(english)
-    assert not any("\u4e00" <= c <= "\u9fff" for c in str(english)), str(english)
 
 
 def neuron():

@@ -20,7 +20,7 @@ NOTE [torch.func transforms] in helpers/graph/options.py says why.
 import pytest
 import torch
 import torch.autograd.forward_ad as fwAD
-from speaks import assert_speaks_chinese
+from speaks import assert_each_language, raised
 from torch import nn
 from torch.func import functional_call, hessian, jacfwd, jacrev, jvp, vjp, vmap
 from torch.func import grad as func_grad
@@ -28,7 +28,6 @@ from torch.func import grad as func_grad
 from helpers.backward import compare, grad, trace
 from helpers.backward_view import step_through
 from helpers.graph import InsideTransform, build, draw, explore, made_by, recording
-from helpers.language import speaking
 
 # --- what the tests check against -----------------------------------------------------------------
 
@@ -65,24 +64,9 @@ def assert_same_gradients(output: torch.Tensor, inputs: list[torch.Tensor]) -> N
         assert torch.equal(mine, theirs)
 
 
-def raised(make_the_error) -> BaseException:
-    with pytest.raises(Exception) as caught:
-        make_the_error()
-    return caught.value
-
-
 def assert_refused(make_the_error, code: str) -> None:
-    """An InsideTransform, in Chinese prose under speaking("zh") and with no Chinese in English;
-    ``code`` (what to call instead) survives in both."""
-    with speaking("zh"):
-        chinese = raised(make_the_error)
-    assert isinstance(chinese, InsideTransform), repr(chinese)
-    assert_speaks_chinese(str(chinese))
-    assert code in str(chinese), str(chinese)
-    english = raised(make_the_error)
-    assert isinstance(english, InsideTransform), repr(english)
-    assert not any("\u4e00" <= c <= "\u9fff" for c in str(english)), str(english)
-    assert code in str(english), str(english)
+    """An InsideTransform in both languages, ``code`` (what to call instead) kept in both."""
+    assert_each_language(make_the_error, InsideTransform, code)
 
 
 def run_inside(transform, check) -> None:

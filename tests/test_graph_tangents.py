@@ -2,6 +2,8 @@
 derivative along the direction given to make_dual) beside its value, on the backward graph
 PyTorch records for the same operations."""
 
+import warnings
+
 import torch
 from torch.autograd import forward_ad
 from torch.func import jvp
@@ -68,3 +70,15 @@ def test_outside_a_dual_level_no_box_has_a_tangent_and_the_caption_says_nothing_
     model = build(y, {"y": y})
     assert all(node.tangent is None for node in model.nodes)
     assert "tangent" not in to_dot(model)
+
+
+def test_inside_a_dual_level_a_nested_or_sparse_tensor_is_drawn_without_a_tangent():
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # "the nested tensor API is a prototype"
+        parts = torch.nested.nested_tensor([torch.ones(2), torch.ones(3)], requires_grad=True)
+    sparse = torch.ones(3).to_sparse().requires_grad_()
+    with forward_ad.dual_level():  # unpack_dual would raise on either
+        doubled, summed = parts * 2, torch.sparse.sum(sparse * 2)
+        model = build([doubled, summed], {"parts": parts, "sparse": sparse})
+    assert {"parts", "sparse"} <= set(boxes(model))
+    assert all(node.tangent is None for node in model.nodes)

@@ -313,6 +313,15 @@ def format_number(number: float | int | bool | complex) -> str:
     return text
 
 
+def _tangent(tensor: torch.Tensor) -> torch.Tensor | None:
+    """The tangent a dual tensor carries beside its value inside forward_ad.dual_level(); None
+    outside, for a tensor without one, and for the layouts unpack_dual cannot read (a nested or
+    a sparse tensor raises there)."""
+    if tensor.layout != torch.strided or tensor.is_nested:
+        return None
+    return forward_ad.unpack_dual(tensor).tangent
+
+
 def describe(tensor: torch.Tensor, show_values: bool = True) -> str:
     """A short text for a tensor: its values when it is small, else its shape and dtype."""
     if show_values and tensor.numel() <= SMALL_TENSOR and tensor.layout == torch.strided:
@@ -479,9 +488,7 @@ class _Builder:
             notes.append(caption("view of", base=base_name) if base_name else caption("view"))
         grad = self._grad(tensor)
         shown_grad = None if grad is None else describe(grad, self.show_values)
-        # Inside forward_ad.dual_level() a tensor may carry a tangent beside its value; outside,
-        # or without one, unpack_dual says None.
-        tangent = forward_ad.unpack_dual(tensor).tangent
+        tangent = _tangent(tensor)
         return {
             "value": describe(tensor, self.show_values),
             "grad": shown_grad,

@@ -352,9 +352,9 @@ def shared_input():
 
 
 def filled(source: str) -> set[str]:
-    """The DOT names of the boxes a picture fills as having received all their gradients: an
-    ellipse filled so, or a table whose gradient cell is."""
-    fill = graph.dot.RECEIVED_ALL_FILL
+    """The DOT names of the boxes a picture fills as ready to run: an ellipse filled so, or a
+    table whose gradient cell is."""
+    fill = graph.dot.READY_FILL
     return {
         line.split()[0]
         for line in source.splitlines()
@@ -362,37 +362,48 @@ def filled(source: str) -> set[str]:
     }
 
 
-def test_a_node_is_filled_from_the_step_its_last_gradient_arrives():
+def test_a_node_is_pink_from_the_step_its_last_gradient_arrives_until_it_runs():
     y, x, w = shared_input()
     steps = trace(y)
     pictures = frames(steps, {"x": x, "w": w})
     model = graph.build(y, {"x": x, "w": w})
     box = {step.node: model.find(step.node).id for step in steps}
-    # The engine counts one gradient per edge into a Node from a Node that runs; a Node is
-    # complete once every Node sending to it has run (the first, from the start).
+    # The engine counts one gradient per edge into a Node from a Node that runs: a Node is ready
+    # once every Node sending to it has run (the first, from the start), until it runs itself.
     for number, picture in enumerate(pictures):
         ran = steps[: number + 1]
-        complete = {
+        ready = {
             box[step.node]
             for step in steps
-            if all(
-                any(earlier is sender for earlier in ran)
+            if not any(done.node is step.node for done in ran)
+            and all(
+                any(done is sender for done in ran)
                 for sender in steps
                 for node, _ in sender.sent
                 if node is step.node
             )
         }
-        assert filled(picture.source) == complete, f"frame {number + 1}"
+        assert filled(picture.source) == ready, f"frame {number + 1}"
     x_step = next(
         i
         for i, step in enumerate(steps)
         if step.name == "AccumulateGrad" and step.node.variable is x
     )
     later_product = max(i for i, step in enumerate(steps) if step.name == "MulBackward0")
-    # x is shared: its cell stays white until both products sent theirs, then stays pink.
+    # x is shared: its cell turns pink only once both products sent theirs, until it runs.
     assert [box[steps[x_step].node] in filled(p.source) for p in pictures] == [
-        number >= later_product for number in range(len(steps))
+        later_product <= number < x_step for number in range(len(steps))
     ]
+
+
+def test_a_predicted_pass_opens_with_only_the_first_node_ready():
+    y, x, w = shared_input()
+    steps = trace(y)
+    start = step_through(steps, {"x": x, "w": w}, predict=True)._start
+    model = graph.build(y, {"x": x, "w": w})
+    assert filled(graph.to_dot(model)) == set()  # a picture of no pass is never pink
+    assert f'fill="{graph.dot.READY_FILL}"' in start
+    assert start.count(f'fill="{graph.dot.READY_FILL}"') == 1  # the output's Node alone
 
 
 def test_the_note_below_a_step_picture_says_what_pink_means_in_each_language():
@@ -401,8 +412,8 @@ def test_the_note_below_a_step_picture_says_what_pink_means_in_each_language():
     with speaking("zh"):
         y, x, w = shared_input()
         chinese = labels(frames(trace(y))[0].svg())
-    assert any(line.startswith("Pink: the Node has received every gradient") for line in english)
-    assert any(line.startswith("粉色：这个节点") for line in chinese)
+    assert any(line.startswith("Pink: ready to run") for line in english)
+    assert any(line.startswith("粉色：可以运行了") for line in chinese)
 
 
 def test_in_the_view_each_step_marks_the_arrows_its_gradients_travel_along():
@@ -416,6 +427,15 @@ def test_in_the_view_each_step_marks_the_arrows_its_gradients_travel_along():
         assert len(moving) == len(step.sent), f"step {number}"  # x * x: two arrows, both move
     # Pictures drawn for a page, not the view, carry no such mark.
     assert "agv" not in "".join(picture.source for picture in frames(steps))
+
+
+def test_drawn_forward_the_moving_arrows_say_they_point_against_the_gradient():
+    y, x, w = shared_input()
+    steps = trace(y)
+    source = step_through(steps, {"x": x, "w": w}, direction="forward").view()._source
+    source.go_to(1)
+    against = re.findall(r'class="edge agv&#45;moving agv&#45;moving&#45;against"', source.svg)
+    assert len(against) == len(steps[0].sent) == 2
 
 
 def test_a_leaf_shows_no_gradient_word_before_its_gradient_arrives():

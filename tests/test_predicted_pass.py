@@ -62,7 +62,7 @@ def test_a_click_on_the_wrong_box_says_why_and_the_right_one_moves_on():
     wrong = view.predict_next(box_called(view, "AddBackward0"))
     assert (wrong["right"], wrong["readable"]) == (False, True)
     assert "ReluBackward0" in wrong["said"]  # it still waits for ReluBackward0's gradient
-    assert wrong["waiting"] == [box_called(view, "ReluBackward0")]  # the box the view outlines
+    assert wrong["waiting_for"] == [box_called(view, "ReluBackward0")]  # the box the view outlines
     right = view.predict_next(box_called(view, "ReluBackward0"))
     assert right["right"] and view._source.prompt()["asking"] == "gradient"
 

@@ -6,13 +6,14 @@
 
 Learners import it as `helpers.backward_view`. In each picture (drawn by `helpers.graph`, arrows
 following the gradients) the node that runs is outlined in red, every gradient sent so far is
-written in red on the arrow it travelled along, and a Node that has received all its gradients is
-filled pink. In JupyterLab (VS Code, Colab) the pictures are shown in the graph's interactive
-view (`helpers.view`), with a step control; each step further sends its gradients along their
-arrows, and a click on a box reads what it holds and what it received and sent so far. Without
-widgets (a static HTML page, GitHub, an untrusted notebook) the pictures stand in a row, one per
-step. The table is `helpers.backward.table`'s, which a `Trace` also shows itself with; where a
-hook changed the gradient on its way into a node, the table and the captions show both:
+written in red on the arrow it travelled along, and a Node ready to run (all its gradients in,
+not run yet) is filled pink. In JupyterLab (VS Code, Colab) the pictures are shown in the graph's
+interactive view (`helpers.view`), with a step control; each step further sends its gradients
+along their arrows, and a click on a box reads what it holds and what it received and sent so
+far. Without widgets (a static HTML page, GitHub, an untrusted notebook) the pictures stand in a
+row, one per step. The table is `helpers.backward.table`'s, which a `Trace` also shows itself
+with; where a hook changed the gradient on its way into a node, the table and the captions show
+both:
 ``[6.0, 12.0] → hook → [0.0, 0.0]``, what was sent, then what the node received.
 
 The words of the tables and captions, and the errors, follow `helpers.set_language` ("en" or
@@ -85,8 +86,8 @@ def table_html(trace: Trace, names: Names = None) -> str:
 
 def frames(trace: Trace, names: Names = None, **options: Any) -> list[graph.Drawing]:
     """One picture per step: the node that runs outlined, the gradients sent so far on the arrows,
-    and in pink each Node that has received every gradient it gets in the pass (ready to run, or
-    run; a leaf's gradient cell once its gradients are all in).
+    and in pink each Node ready to run: it has received every gradient it gets in the pass and has
+    not run yet, the engine's ready queue (a leaf: its gradient's cell).
 
     ``options`` are those of `helpers.graph.draw`, but for ``highlight`` and ``edge_labels``,
     which each picture sets itself; by default the arrows follow the gradients
@@ -146,7 +147,7 @@ def _frames(
             edge_labels=labels,
             layout=layout,
             ids=ids,
-            received_all=[node for node, count in expected.items() if arrived[node] == count],
+            ready=[n for n, count in expected.items() if arrived[n] == count and n not in ran],
             moving=[] if step is None else [(step.node, node) for node, _ in step.sent],
         )
         drawings.append(graph.Drawing(source, estimated_seconds=layout.estimated_seconds))
@@ -453,7 +454,7 @@ class _Steps(PictureSource):
             "right": verdict.right,
             "readable": verdict.readable,
             "said": verdict.said,
-            "waiting": waiting,
+            "waiting_for": waiting,
         }
 
     def _follow(self) -> None:

@@ -105,11 +105,11 @@ _CAPTION_TEXTS = {
         "zh": "反向绘制：输出在最上方，箭头沿梯度的方向向下指向叶子节点。",
     },
     # A picture of one step of a backward pass (helpers.backward_view).
-    "received all": {
-        "en": "Pink: the Node has received every gradient it gets in this pass (a leaf: its "
-        "gradient's cell); it is ready to run, or has run.",
-        "zh": "粉色：这个节点已经收到这次反向传播中它会收到的全部梯度"
-        "（叶子节点则是它的梯度那一格），可以运行了，或者已经运行过。",
+    "ready": {
+        "en": "Pink: ready to run: the Node has received every gradient it gets in this pass and "
+        "has not run yet (a leaf: its gradient's cell).",
+        "zh": "粉色：可以运行了：这个节点已经收到这次反向传播中它会收到的全部梯度，还没有运行"
+        "（叶子节点则是它的梯度那一格）。",
     },
     # A picture drawn inside forward_ad.dual_level(): forward mode's tangents beside the values.
     "tangents": {

@@ -5,8 +5,9 @@ them: the colours and shapes of `BOX_STYLES`, the caption below, a slot number w
 arrows enter an op, the arrows the layout plan pulls straight or stretches
 (`helpers.graph.layout`), a red outline round the highlighted Node's boxes and texts on the
 arrows (``highlight=`` and ``edge_labels=`` of `helpers.graph.draw`). A picture of one step of a
-backward pass (`helpers.backward_view`) also fills in pink each Node that has received all its
-gradients (a leaf: its gradient's cell), and names the arrows its gradients travel along now.
+backward pass (`helpers.backward_view`) also fills in pink each Node that is ready to run (it
+has received all its gradients; a leaf: its gradient's cell), and names the arrows its gradients
+travel along now.
 Any text is written so that Graphviz shows it exactly as typed.
 """
 
@@ -90,10 +91,11 @@ MARK_STYLES = {
 }
 # A frame round the boxes of a module drawn whole (graph.frames).
 FRAME_COLOUR = "#9775fa"
-# A step picture: the fill of a Node that has received every gradient it gets in the pass (the
-# red family of the gradients written on the arrows), and the class of an arrow a gradient
-# travels along at this step, which the interactive view animates (helpers/view/script).
-RECEIVED_ALL_FILL = "#ffe3e3"
+# A step picture: the fill of a Node ready to run, which has received every gradient it gets in
+# the pass and waits in the engine's queue (the red family of the gradients on the arrows), and
+# the class of an arrow a gradient travels along at this step, which the interactive view
+# animates (helpers/view/script); drawn forward, the arrow points against the gradient.
+READY_FILL = "#ffe3e3"
 MOVING_CLASS = "agv-moving"
 
 
@@ -112,7 +114,7 @@ def to_dot(
     layout: Plan | None = None,
     ids: bool = False,
     captioned: bool = True,
-    received_all: Collection[Any] = (),
+    ready: Collection[Any] | None = None,
     moving: Collection[tuple[Any, Any]] = (),
 ) -> str:
     """The DOT text for ``graph``; ``direction``, ``highlight`` and ``edge_labels`` as in `draw`.
@@ -123,10 +125,11 @@ def to_dot(
     interactive view (`helpers.view`) finds them by. With ``captioned=False`` the notes
     are left out of the picture (`caption_notes` gives them, to say elsewhere).
 
-    A step picture says more: the boxes of the Nodes in ``received_all`` are filled in
-    `RECEIVED_ALL_FILL` (a leaf's box, its gradient's cell), and with ``ids`` the arrows of the
-    edges in ``moving`` (``(node, next node)``, as the keys of ``edge_labels``) carry the class
-    `MOVING_CLASS` in the SVG.
+    A step picture says more: the boxes of the Nodes ``ready`` to run (a list, maybe empty) are
+    filled in `READY_FILL` (a leaf's box, its gradient's cell), and with ``ids`` the arrows of
+    the edges in ``moving`` (``(node, next node)``, as the keys of ``edge_labels``) carry the
+    class `MOVING_CLASS` in the SVG (and "-against" after it where the arrow points against the
+    gradient, drawn forward).
     Neither changes the layout: every frame of a pass is laid out alike.
     """
     if not isinstance(graph, Graph):
@@ -137,9 +140,11 @@ def to_dot(
     layout = layout or plan(graph, labels)
     notes = caption_notes(graph, direction) if captioned else []
     highlighted = _highlighted_boxes(graph, highlight)
-    filled = {box.id for box in map(graph.find, received_all) if box is not None}
-    if filled:
-        notes = [*notes, caption("received all")] if captioned else notes
+    filled = {box.id for box in map(graph.find, ready or ()) if box is not None}
+    # Every picture of a pass says what pink means, one with no Node ready too: the caption's
+    # height, and so the layout, stays the same from step to step.
+    if ready is not None and captioned:
+        notes = [*notes, caption("ready")]
     travelled = set(edge_label_texts(graph, dict.fromkeys(moving, ""))) if ids else set()
     # Graphviz's network simplex, bounded where it could take long (see helpers.graph.layout).
     bounded = "" if layout.search_placement else ", nslimit=0"
@@ -238,17 +243,15 @@ def _width_in_points(text: str) -> int:
     return int(ems * SMALL_FONT_SIZE) + 1
 
 
-def _node_line(
-    node: GraphNode, highlighted: bool, ids: bool = False, received_all: bool = False
-) -> str:
+def _node_line(node: GraphNode, highlighted: bool, ids: bool = False, ready: bool = False) -> str:
     style = style_of(node)
     if style.shape == "table" and not is_one_line_box(node):
-        attributes = _table_box(node, style, highlighted, received_all)  # outlined its own way
+        attributes = _table_box(node, style, highlighted, ready)  # outlined its own way
     else:
         if style.shape == "ellipse":
             attributes = [_ellipse_label(node)]
-            if received_all:
-                attributes.append(f'fillcolor="{RECEIVED_ALL_FILL}"')
+            if ready:
+                attributes.append(f'fillcolor="{READY_FILL}"')
         elif style.shape == "note":
             attributes = [f"shape=box, label=<{_html(node.title)}>"]
         else:
@@ -288,7 +291,7 @@ def _plain_box(node: GraphNode, style: BoxStyle) -> list[str]:
 
 
 def _table_box(
-    node: GraphNode, style: BoxStyle, highlighted: bool, received_all: bool = False
+    node: GraphNode, style: BoxStyle, highlighted: bool, ready: bool = False
 ) -> list[str]:
     cells = []  # the table's cells, left to right
     outline = (HIGHLIGHT_COLOUR, style.highlight_width) if highlighted else None
@@ -304,7 +307,7 @@ def _table_box(
         named = node.kind != MODULE and node.grad.strip()
         text = "grad " + node.grad if named else node.grad
         # A leaf keeps its kind's colour; the cell its gradient goes in shows that all arrived.
-        filled = f' BGCOLOR="{RECEIVED_ALL_FILL}"' if received_all else ""
+        filled = f' BGCOLOR="{READY_FILL}"' if ready else ""
         cells.append(f'<TD{filled}><FONT COLOR="{GRAD_COLOUR}">{_html(text)}</FONT></TD>')
     if node.tangent is not None:
         # "tangent", as forward_ad.unpack_dual(...).tangent names it, in every language.
@@ -409,7 +412,10 @@ def _edge_line(
         if outer_slot:
             attributes.append(f"labelangle={-_slot_angle(direction)}")
     if moving:
-        attributes.append(f'class="{MOVING_CLASS}"')
+        # Drawn forward, the arrow points from the Node that receives the gradient to the one
+        # that sends it: the view sends the gradient from the arrow's end to its start.
+        against = "" if not forward else f" {MOVING_CLASS}-against"
+        attributes.append(f'class="{MOVING_CLASS}{against}"')
     suffix = f" [{', '.join(attributes)}]" if attributes else ""
     return f"  {tail} -> {head}{suffix};"
 

@@ -94,13 +94,13 @@ class Explorer:
 
     def predict(self, answer: str) -> dict[str, Any]:
         """Answer the question the view asks now with a text (``"3"``, ``"[1, 0]"``, ``"六"``):
-        the verdict, {"right", "readable", "said", "waiting"}; the view moves on where the
+        the verdict, {"right", "readable", "said", "waiting_for"}; the view moves on where the
         answer settles the step."""
         return self._predicted(self._source.predict(answer))
 
     def predict_next(self, box: str) -> dict[str, Any]:
         """Answer "which Node runs next?" with the id of a box (``"n3"``), as a click does. A
-        box clicked too early gets in ``"waiting"`` the ids of the boxes whose Nodes it still
+        box clicked too early gets in ``"waiting_for"`` the ids of the boxes whose Nodes it still
         waits for a gradient from, which the view outlines."""
         return self._predicted(self._source.predict_next(box))
 

@@ -30,7 +30,7 @@ function makeQuiz(view) {
     // next answer.
     const svg = view.camera.svg;
     for (const old of svg ? svg.querySelectorAll(".agv-waiting") : []) old.classList.remove("agv-waiting");
-    for (const id of message.waiting || []) {
+    for (const id of message.waiting_for || []) {
       const box = view.camera.element(id);
       if (box !== null) box.classList.add("agv-waiting");
     }

@@ -54,15 +54,17 @@ function moveGradients(svg) {
     arrow.append(dot);
     const labels = [...arrow.querySelectorAll("text")];
     for (const label of labels) label.style.opacity = "0";
-    moving.push({ path, dot, labels, length: path.getTotalLength() });
+    // Drawn forward, an arrow points against the gradient: the dot goes from its end.
+    const against = arrow.classList.contains("agv-moving-against");
+    moving.push({ path, dot, labels, against, length: path.getTotalLength() });
   }
   if (moving.length === 0) return;
   const started = performance.now();
   const frame = (now) => {
     const done = Math.min(1, (now - started) / MOVE_MS);
     const along = done * (2 - done); // quick to leave, slow to arrive
-    for (const { path, dot, length } of moving) {
-      const point = path.getPointAtLength(along * length);
+    for (const { path, dot, against, length } of moving) {
+      const point = path.getPointAtLength((against ? 1 - along : along) * length);
       dot.setAttribute("cx", point.x);
       dot.setAttribute("cy", point.y);
     }

@@ -82,3 +82,7 @@ def test_inside_a_dual_level_a_nested_or_sparse_tensor_is_drawn_without_a_tangen
         model = build([doubled, summed], {"parts": parts, "sparse": sparse})
     assert {"parts", "sparse"} <= set(boxes(model))
     assert all(node.tangent is None for node in model.nodes)
+    # Not requiring grad, they are no dual tensors without a graph either: drawn, not refused.
+    with forward_ad.dual_level():
+        for tensor in (parts.detach(), sparse.detach()):
+            assert draw(tensor * 2).source

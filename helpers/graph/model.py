@@ -313,7 +313,7 @@ def format_number(number: float | int | bool | complex) -> str:
     return text
 
 
-def _tangent(tensor: torch.Tensor) -> torch.Tensor | None:
+def tangent_of(tensor: torch.Tensor) -> torch.Tensor | None:
     """The tangent a dual tensor carries beside its value inside forward_ad.dual_level(); None
     outside, for a tensor without one, and for the layouts unpack_dual cannot read (a nested or
     a sparse tensor raises there)."""
@@ -488,7 +488,7 @@ class _Builder:
             notes.append(caption("view of", base=base_name) if base_name else caption("view"))
         grad = self._grad(tensor)
         shown_grad = None if grad is None else describe(grad, self.show_values)
-        tangent = _tangent(tensor)
+        tangent = tangent_of(tensor)
         return {
             "value": describe(tensor, self.show_values),
             "grad": shown_grad,

@@ -11,10 +11,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import torch
-import torch.autograd.forward_ad as forward_ad
 from torch._C import _functorch as functorch
 
 from helpers.graph.messages import MESSAGES
+from helpers.graph.model import tangent_of
 
 # NOTE [torch.func transforms]
 # Inside a function that torch.func transforms, each tensor is a wrapper, one layer per transform
@@ -59,7 +59,7 @@ def refuse_inside_transforms(
             raise InsideTransform(MESSAGES.say("inside_jvp", helper=helper))
         if layers and reads_later:
             raise InsideTransform(MESSAGES.say("view_inside_transform", helper=helper))
-        if not tensor.requires_grad and forward_ad.unpack_dual(tensor).tangent is not None:
+        if not tensor.requires_grad and tangent_of(tensor) is not None:
             raise InsideTransform(MESSAGES.say("dual_without_graph", helper=helper))
 
 

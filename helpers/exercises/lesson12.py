@@ -94,11 +94,12 @@ def _tangent_of_a_small_function(answer: Any) -> bool:
 @exercise(
     "12.3",
     {
-        "en": "tall takes 4 numbers and returns 2,000. Built one pass at a time, without vmap, "
+        "en": "tall takes 4 numbers and returns 2000. Built one pass at a time, without vmap, "
         "how many passes does its Jacobian take in reverse mode, and how many in forward mode? "
         "Answer with two numbers, reverse first, as a list such as [1, 2].",
         "zh": "tall 输入 4 个数，返回 2000 个。如果不用 vmap、一次一次地传播，构造它的雅可比矩阵"
-        "在反向模式下要几次传播，在前向模式下又要几次？用两个数回答，先反向、后前向，写成一个列表。",
+        "在反向模式下要几次传播，在前向模式下又要几次？用两个数回答，先反向、后前向，写成一个列表，"
+        "例如 [1, 2]。",
     },
     hint={
         "en": "A backward pass gives one row of J, a forward pass one column. J has a row for "
@@ -248,6 +249,10 @@ def _shape_of_per_sample_gradients(answer: Any) -> bool:
         "(True, False)",
         "是，否",
         "yes, no",
+        "会，不会",
+        "通过，不通过",
+        "pass, fail",
+        "passes, fails",
     ),
     wrong_answers=((True, True), (False, False), (False, True), "False, True"),
 )

@@ -199,8 +199,11 @@ _QUANTITY_BEFORE = re.compile(
 _QUANTITY_AFTER = re.compile(r"\s*(?:左右|in\s+total|in\s+all|total)\Z", re.I)
 # The words for True and False where a question asks for them (and only there: 是 is no number),
 # with the digits 1 and 0 that some learners write for them.
-_YES_WORDS = {"true", "1", "yes", "是", "是的", "对", "对的", "真", "正确"}
+# A question such as "would it pass?" / "会通过吗？" is answered with its own verb too.
+_YES_WORDS = {"true", "1", "yes", "是", "是的", "对", "对的", "真", "正确", "会", "能", "通过"}
+_YES_WORDS |= {"pass", "passes"}
 _NO_WORDS = {"false", "0", "no", "否", "不", "不是", "错", "错的", "不对", "假", "错误"}
+_NO_WORDS |= {"不会", "不能", "不通过", "没通过", "fail", "fails"}
 # How Python writes a flag, as against the words for one.
 _PYTHON_FLAGS = {"true", "false", "1", "0"}
 # One value for every value asked: 都是 True, 都对, 两个都是否, both False, all true.

@@ -196,7 +196,7 @@ _TEXTS = {
         "{helper}() inside the function while the transform runs, or on the function's result "
         "computed without the transform.",
         "zh": "{helper}() 收到的张量是在一个已经返回的 torch.func 变换里面算出来的：变换已经用完了"
-        "它，并放开了它的计算图。请在变换运行期间、在函数内部调用 "
+        "它，并释放了它的计算图。请在变换运行期间、在函数内部调用 "
         "{helper}()；或者对不经变换算出的函数结果调用 {helper}()。",
     },
     "view_inside_transform": {
@@ -204,7 +204,7 @@ _TEXTS = {
         "reads the tensors after the cell has run, when the transform has let go of them. Use "
         "draw() here, or {helper}() on the function's result outside the transform.",
         "zh": "{helper}() 无法显示 torch.func 变换内部的张量：它的视图在单元格运行完之后才读取"
-        "张量，那时变换已经放开了它们。请在这里用 draw()，或者在变换之外对函数的结果调用 "
+        "张量，那时变换已经释放了它们。请在这里用 draw()，或者在变换之外对函数的结果调用 "
         "{helper}()。",
     },
     "dual_without_graph": {

@@ -1,5 +1,6 @@
 """What the tests of the check-yourself answers share: a verdict asserted both ways, and the
-two-layer network of notebooks 05 to 07 and 10 with its data.
+two-layer network of notebooks 05 to 07 and 10 with its data, its hand-written ReLU and its
+update step.
 
 Each ``test_exercise_answers*.py`` computes an exercise's answer from PyTorch itself and asserts
 that `check` accepts it (and rejects a near miss), so that a wrong answer in a lesson fails a
@@ -33,3 +34,29 @@ def make_data(seed: int = 0) -> tuple[torch.Tensor, ...]:
     w1 = torch.randn(D_IN, H, generator=generator)
     w2 = torch.randn(H, D_OUT, generator=generator)
     return x, y, w1, w2
+
+
+class MyReLU(torch.autograd.Function):
+    """The ReLU notebooks 04 and 06 write (and 08 walks): it saves its input, and sends back the
+    incoming gradient with the entries of negative inputs set to 0."""
+
+    @staticmethod
+    def forward(ctx, x):
+        ctx.save_for_backward(x)
+        return x.clamp(min=0)
+
+    @staticmethod
+    def backward(ctx, grad_output):
+        (x,) = ctx.saved_tensors
+        grad_input = grad_output.clone()
+        grad_input[x < 0] = 0
+        return grad_input
+
+
+def step_down(learning_rate: float, *weights: torch.Tensor) -> None:
+    """The notebooks' update: each weight moves against its gradient, outside the graph, and the
+    gradient is emptied for the next backward()."""
+    with torch.no_grad():
+        for weight in weights:
+            weight -= learning_rate * weight.grad
+            weight.grad.zero_()

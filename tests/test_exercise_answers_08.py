@@ -11,7 +11,7 @@ import ast
 from pathlib import Path
 
 import torch
-from answers import accepted, make_data, rejected
+from answers import MyReLU, accepted, make_data, rejected
 from notebook_cells import cells, source_of
 
 from helpers.backward import trace
@@ -130,19 +130,6 @@ def test_the_notebooks_engine_is_pytorch_bit_for_bit_and_leaves_grad_alone():
 
 
 def test_the_notebooks_engine_on_the_networks_of_notebooks_05_and_06():
-    class MyReLU(torch.autograd.Function):
-        @staticmethod
-        def forward(ctx, x):
-            ctx.save_for_backward(x)
-            return x.clamp(min=0)
-
-        @staticmethod
-        def backward(ctx, grad_output):
-            (x,) = ctx.saved_tensors
-            grad_input = grad_output.clone()
-            grad_input[x < 0] = 0
-            return grad_input
-
     for relu in (lambda t: t.clamp(min=0), MyReLU.apply):
         x, y, w1, w2 = make_data()
         w1.requires_grad_()

@@ -174,20 +174,22 @@ def _run(lab, name: str):
     return page, relative
 
 
-@pytest.fixture(scope="module")
-def page(lab):
-    page, relative = _run(lab, "view.ipynb")
+def _opened(lab, name: str):
+    """A module's page of notebook ``name``, run; closed, with its kernel, after the module."""
+    page, relative = _run(lab, name)
     yield page
     page.close()
     lab[0].shut_down_kernel(relative)
+
+
+@pytest.fixture(scope="module")
+def page(lab):
+    yield from _opened(lab, "view.ipynb")
 
 
 @pytest.fixture(scope="module")
 def steps_page(lab):
-    page, relative = _run(lab, "steps.ipynb")
-    yield page
-    page.close()
-    lab[0].shut_down_kernel(relative)
+    yield from _opened(lab, "steps.ipynb")
 
 
 def view_box(page) -> list[float]:
@@ -483,10 +485,7 @@ def play_the_first_step(page, picture: str) -> list[tuple[str, str]]:
 
 @pytest.fixture(scope="module")
 def predict_page(lab):
-    page, relative = _run(lab, "predict.ipynb")
-    yield page
-    page.close()
-    lab[0].shut_down_kernel(relative)
+    yield from _opened(lab, "predict.ipynb")
 
 
 def test_a_predicted_pass_is_played_in_the_view_with_verdicts_and_a_score(predict_page):
